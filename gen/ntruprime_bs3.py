@@ -119,6 +119,27 @@ def prove_formulas() -> None:
             assert dec(s, k) == (va[k] + vb[k]) % 3 and dec(m, k) == (va[k] * vb[k]) % 3
 
 
+def acc_formula_check() -> None:
+    """the AVX2 base's multiply-accumulate on (nonzero, sign) pairs whose
+    sign is arbitrary where nonzero is 0: (n2, s2) = (a_nz b_nz, a_s ^ b_s),
+    w = n2 & (s1 ^ s2 ^ n1), s' = s1 ^ w, n' = w | (n1 ^ n2), on every
+    accumulator, a and b (each zero with both signs)"""
+    def val(n: int, s: int) -> int:
+        return 0 if not n else (2 if s else 1)
+    pairs = [(n, s) for n in (0, 1) for s in (0, 1)]
+    for n1, s1 in pairs:
+        for an, as_ in pairs:
+            for bn, bs in pairs:
+                n2, s2 = an & bn, as_ ^ bs
+                assert val(n2, s2) == val(an, as_) * val(bn, bs) % 3
+                w = n2 & (s1 ^ s2 ^ n1)
+                got = val(w | (n1 ^ n2), s1 ^ w)
+                assert got == (val(n1, s1) + val(n2, s2)) % 3, (n1, s1, an, as_, bn, bs)
+                h = (w | (n1 ^ n2)) & (s1 ^ w)
+                l = (w | (n1 ^ n2)) ^ h
+                assert dec((h, l)) == got        # the (h, l) planes stored for the interpolation
+
+
 def pack(vals: list[int]) -> Pl:
     h = l = 0
     for k, v in enumerate(vals):
@@ -285,7 +306,8 @@ def evaluate_plan(words: list[Word], c: Count, nslots: int, fast: bool = False) 
     return words, hist
 
 
-def interpolate_plan(L: list[Pl], hist: Hist, c: Count, nslots: int, fast: bool = False) -> tuple[Pl, Pl]:
+def interpolate_plan(L: list[Pl], hist: Hist, c: Count, nslots: int, fast: bool = False,
+                     merge: bool = False) -> tuple[Pl, Pl]:
     """The inverse of evaluate_plan on the products (the same words, now
     one slot per y-power): a product of 2H - 1 coefficients whose operands
     had an H-bit block at b keeps its coefficients 0 .. H-1 at b in layer L
@@ -303,7 +325,14 @@ def interpolate_plan(L: list[Pl], hist: Hist, c: Count, nslots: int, fast: bool 
     shifted back, the additions commute with the masks, so
     A = (Z - X + Y - (X >> H)) & M is P1L - P0L - P2L + P0U and
     B = (W - Y - (Y >> H) + (X >> H)) & M is P1U - P0U - P2U + P2L:
-    L = (X & M) | A << H and U = B | (Y & M << H), 4 masks instead of 12."""
+    L = (X & M) | A << H and U = B | (Y & M << H), 4 masks instead of 12.
+
+    merge (with fast; amd64-avx2bs): the moves of one word are combined
+    before the sums (Z and W: the or of each move's P1 shifted back and
+    masked, M their union: the moves' positions are disjoint), so the sums
+    and masks are taken once per word, not once per move (the first level
+    has words of 5 and 7 moves); and the two sums share D = Y - (X >> H):
+    A = Z - X + D, B = W - (Y >> H) - D (5 additions instead of 6)."""
     ymm = -(-nslots // 8)
     U: list[Pl] = [(0, 0)] * len(L)
     u_empty = True
@@ -314,6 +343,11 @@ def interpolate_plan(L: list[Pl], hist: Hist, c: Count, nslots: int, fast: bool 
         for wi, rec in hist[k]:
             accL: Pl = (0, 0)
             accU: Pl = (0, 0)
+            if fast and merge:
+                ln, un = _merged_move(L, U, wi, rec, H, nslots, u_empty)
+                nL.append(ln)
+                nU.append(un)
+                continue
             for n, (dst, s, pset) in enumerate(rec):
                 Mp = rep(sum(1 << p for p in pset), nslots)
                 if fast:
@@ -372,6 +406,44 @@ def interpolate_plan(L: list[Pl], hist: Hist, c: Count, nslots: int, fast: bool 
         u_empty = False
     assert len(L) == 1
     return L[0], U[0]
+
+
+def _merged_move(L: list[Pl], U: list[Pl], wi: int, rec: list[tuple[int, int, frozenset[int]]],
+                 H: int, nslots: int, u_empty: bool) -> tuple[Pl, Pl]:
+    """interpolate_plan's fast form for all moves of word wi at once (merge):
+    returns wi's new (L, U) words"""
+    def masked(v: Pl, M: int) -> Pl:
+        return (v[0] & M, v[1] & M)
+
+    def orp(a: Pl, b: Pl) -> Pl:
+        return (a[0] | b[0], a[1] | b[1])
+    pos = frozenset().union(*(pset for _, _, pset in rec))
+    M = rep(sum(1 << p for p in pos), nslots)
+    MH = rep(sum(1 << (p + H) for p in pos), nslots)
+    X = L[wi]
+    Xs = _shifted(X, -H)
+    if len(rec) == 1:            # one move: no mask needed before the sums
+        Z = _shifted(L[rec[0][0]], -rec[0][1])
+        W = _shifted(U[rec[0][0]], -rec[0][1])
+    else:
+        Z = W = (0, 0)
+        for dst, s, pset in rec:
+            Mp = rep(sum(1 << p for p in pset), nslots)
+            Z = orp(Z, masked(_shifted(L[dst], -s), Mp))
+            if not u_empty:
+                W = orp(W, masked(_shifted(U[dst], -s), Mp))
+    if u_empty:
+        A = add3(add3(Z, neg3(X)), neg3(Xs))
+        un = masked(Xs, M)
+    else:
+        Y = U[wi]
+        D = add3(Y, neg3(Xs))
+        A = add3(add3(Z, neg3(X)), D)
+        B = add3(add3(W, neg3(_shifted(Y, -H))), neg3(D))
+        un = orp(masked(B, M), masked(Y, MH))
+    A = masked(A, M)
+    ln = orp(masked(X, M), _shifted(A, H))
+    return ln, un
 
 
 # --------------------------------------------------------- the whole product
@@ -452,6 +524,12 @@ def product(f: list[int], g: list[int], p: int, c: Count, check_interp: bool = T
                    sum(((C[m][1] >> (SLOT * wi)) & full) << (STRIDE * m) for m in range(M2))))
     c.stage = "interpolation"
     lo, hi = interpolate_plan(Lw, hist, c, M2)
+    if check_interp:            # the kernels' forms (fast: amd64-avx512bs; fast and merge: amd64-avx2bs)
+        full64 = rep((1 << R) - 1, M2)
+        for fm in (False, True):
+            got = interpolate_plan(Lw, hist, Count(), M2, fast=True, merge=fm)
+            assert tuple(v & full64 for v in got[0]) == lo and tuple(v & full64 for v in got[1]) == hi, \
+                f"the fast interpolation (merge={fm}) disagrees"
     H = [[dec(lo if k < R else hi, STRIDE * m + (k % R)) for m in range(M2)] for k in range(2 * R - 1)]
     if check_interp:
         assert layout is not None
@@ -534,6 +612,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--trials", type=int, default=3, help="random products checked per p")
     a = ap.parse_args(argv)
     prove_formulas()
+    acc_formula_check()
     for p in a.p or [653, 761, 857]:
         rng = random.Random(p)
         cases = [([rng.randrange(3) for _ in range(p)], [rng.randrange(3) for _ in range(p)]) for _ in range(a.trials)]
@@ -911,18 +990,17 @@ def base_zmm(em: Em, I: int, NB: int, BK: int, lay: Layout, evg: int) -> None:
     mb + BK - 1) the entry a_i broadcast to both halves (vbroadcasti64x4) and b
     read as the pair (b_j, b_j+1), j = mb + 2jj - i (32-byte aligned; zeros
     for j outside 0 .. I - 1: 8 zero entries either side of g's).  The
-    first i of a block sets the accumulators to the product (nz = a_nz &
-    b_nz, h = nz & (a_s ^ b_s) by one vpternlogd, l = nz ^ h); every other i
-    adds it in 6 operations (nz, e = a_s ^ b_s, four vpternlogd; below) and
-    one copy.  The i after the first go in pairs (one loop iteration): the
+    accumulators are (nonzero, sign) pairs as in the AVX2 base: the first
+    i of a block sets them to the product (a_nz & b_nz, a_s ^ b_s: 2
+    operations); every other i adds it in 5 (the product's two, three
+    vpternlogd; below), no copy.  The i after the first go in pairs (one loop iteration): the
     count is made odd by one more i, whose a_i (i = I) or b_j (j < 0) is
     zero."""
     tern = lambda fn: sum((fn(x >> 2 & 1, x >> 1 & 1, x & 1) & 1) << x for x in range(8))  # noqa: E731
-    PH = tern(lambda a, b, c: b & (a ^ c))          # h = nz & (b_s ^ a_s): a = b_s, b = nz, c = a_s
-    Q = tern(lambda a, b, c: b & (a ^ c))
-    RR = tern(lambda a, b, c: b & ~(a ^ c))
-    SEL = tern(lambda a, b, c: (~b if a else c))
-    acc = [(f"acc{jj}h", f"acc{jj}l") for jj in range(BK // 2)]
+    X3 = tern(lambda a, b, c: a ^ b ^ c)            # u = e ^ s1 ^ n1
+    SN = tern(lambda a, b, c: a ^ (b & c))          # s' = s1 ^ (u & n2)
+    NN = tern(lambda a, b, c: (b & c) | (a ^ c))    # n' = (u & n2) | (n1 ^ n2)
+    acc = [(f"acc{jj}n", f"acc{jj}s") for jj in range(BK // 2)]
     e0, e1 = lay.off["EV0"], lay.off["EV1"]
     em.raw("mb = 0")
     em.raw("pc = w")
@@ -951,25 +1029,21 @@ def base_zmm(em: Em, I: int, NB: int, BK: int, lay: Layout, evg: int) -> None:
         accumulators, the others add the products"""
         em.raw(f"2x anz = mem256[pa + {e0 + o}]")
         em.raw(f"2x as = mem256[pa + {e1 + o}]")
-        for jj, (h, l) in enumerate(acc):
+        for jj, (n, s) in enumerate(acc):
             bnz, bs = f"mem512[pb + {e0 + evg + 64 * jj - o}]", f"mem512[pb + {e1 + evg + 64 * jj - o}]"
+            # (nonzero, sign) accumulators, the sign arbitrary where nonzero
+            # is 0 (as the AVX2 base, `acc_formula_check`): n2 = a_nz & b_nz,
+            # e = a_s ^ b_s; u = e ^ s1 ^ n1, s' = s1 ^ (u & n2), n' = (u &
+            # n2) | (n1 ^ n2): 5 operations, no copy
             if first:
-                em.raw(f"{l} = anz & {bnz}")
-                em.raw(f"{h} = {bs}")
-                em.raw(f"{h} = ternlog({h}, {l}, as, {PH})")
-                em.raw(f"{l} = {l} ^ {h}")
+                em.raw(f"{n} = anz & {bnz}")
+                em.raw(f"{s} = as ^ {bs}")
                 continue
-            # nz = a_nz & b_nz, e = a_s ^ b_s (the product is 0, or 1 if not
-            # e, or 2); with acc = (h, l): h' = h ? ~nz : nz & (e ^ l),
-            # l' = l ? ~nz : nz & ~(e ^ h) (h and l are never both 1): four
-            # vpternlogd, the accumulator planes written in place
             em.raw(f"m0 = anz & {bnz}")
             em.raw(f"m1 = as ^ {bs}")
-            em.raw("u = m1")
-            em.raw(f"u = ternlog(u, m0, {l}, {Q})")
-            em.raw(f"m1 = ternlog(m1, m0, {h}, {RR})")
-            em.raw(f"{h} = ternlog({h}, m0, u, {SEL})")
-            em.raw(f"{l} = ternlog({l}, m0, m1, {SEL})")
+            em.raw(f"m1 = ternlog(m1, {s}, {n}, {X3})")
+            em.raw(f"{s} = ternlog({s}, m1, m0, {SN})")
+            em.raw(f"{n} = ternlog({n}, m1, m0, {NN})")
     mac(True)
     em.raw("pa += 32")
     em.raw("pb -= 32")
@@ -984,13 +1058,189 @@ def base_zmm(em: Em, I: int, NB: int, BK: int, lay: Layout, evg: int) -> None:
     em.raw("=? cnt -= 1")
     em.raw("goto mloop if !=")
     em.raw("mdone:")
-    for jj, (h, l) in enumerate(acc):
-        em.raw(f"mem512[pc + {lay.off['C0'] + 64 * jj}] = {h}")
-        em.raw(f"mem512[pc + {lay.off['C1'] + 64 * jj}] = {l}")
+    for jj, (n, s) in enumerate(acc):          # C as (h, l) = (n & s, n ^ h)
+        em.raw(f"m1 = {n} & {s}")
+        em.raw(f"m0 = {n} ^ m1")
+        em.raw(f"mem512[pc + {lay.off['C0'] + 64 * jj}] = m1")
+        em.raw(f"mem512[pc + {lay.off['C1'] + 64 * jj}] = m0")
     em.raw(f"pc += {32 * BK}")
     em.raw(f"mb += {BK}")
     em.raw(f"unsigned<? mb - {BK * NB}")
     em.raw("goto bloop if unsigned<")
+
+
+YACC = [(f"acc{jj}n", f"acc{jj}s") for jj in range(4)]     # the AVX2 base's accumulators (nonzero, sign)
+
+
+def _ymm_load_a(em: Em, addr: str) -> None:
+    em.raw(f"anz = mem256[{addr}]")
+    em.raw(f"as = mem256[{addr} + 32]")
+
+
+def _ymm_mac(em: Em, jj: int, baddr: str, first: bool) -> None:
+    """accumulator jj plus (or, first, set to) the product of the a entry
+    in (anz, as) and the b entry at baddr.  The accumulators are (nonzero,
+    sign) pairs whose sign is arbitrary where nonzero is 0, as is the
+    product's: (n2, s2) = (a_nz b_nz, a_s ^ b_s), 2 operations.  The sum
+    (n1, s1) + (n2, s2) is w = n2 (s1 ^ s2 ^ n1), s' = s1 ^ w, n' = w | (n1
+    ^ n2): 6 operations (8 per multiply-accumulate; 11 with (h, l)
+    accumulators; `acc_formula_check`)"""
+    n, s = YACC[jj]
+    if first:
+        em.raw(f"{n} = anz & mem256[{baddr}]")
+        em.raw(f"{s} = as ^ mem256[{baddr} + 32]")
+        return
+    em.raw(f"m0 = anz & mem256[{baddr}]")
+    em.raw(f"m1 = as ^ mem256[{baddr} + 32]")
+    em.raw(f"m1 ^= {s}")
+    em.raw(f"m1 ^= {n}")
+    em.raw("m1 &= m0")
+    em.raw(f"{s} ^= m1")
+    em.raw(f"{n} ^= m0")
+    em.raw(f"{n} |= m1")
+
+
+def _ymm_store_c(em: Em, coff: int) -> None:
+    """the block's accumulators to C as (h, l) = (n s, n ^ h), pc += 256"""
+    for jj, (n, s) in enumerate(YACC):
+        em.raw(f"m1 = {n} & {s}")
+        em.raw(f"m0 = {n} ^ m1")
+        em.raw(f"mem256[pc + {coff + 64 * jj}] = m1")
+        em.raw(f"mem256[pc + {coff + 64 * jj + 32}] = m0")
+    em.raw("pc += 256")
+
+
+def _ymm_block_loop(em: Em, tag: str, start: int, end: int, body) -> None:
+    """the blocks mb = start, start + 4, .. < end, each by body()"""
+    em.raw(f"mb = {start}")
+    em.raw(f"{tag}:")
+    body()
+    em.raw("mb += 4")
+    em.raw(f"unsigned<? mb - {end}")
+    em.raw(f"goto {tag} if unsigned<")
+
+
+def base_ymm(em: Em, I: int, NB: int, coff: int, evf: int, evg: int) -> None:
+    """AVX2: the bitsliced I x I schoolbook (243 products at once), blocks
+    of 4 y-powers mb .. mb + 3 (8 accumulators in registers).  Entry i of
+    a (f's) is at w + evf + 64 i, entry j of b (g's) at w + evg + 64 j.
+    Every (i, j) is known when the kernel is generated, so the blocks are
+    of three kinds, each a loop over its blocks:
+
+    - low blocks (mb <= I - 4): i = mb + 3 .. mb + 1 only reach the
+      accumulators jj >= i - mb (b_0 .. b_2: a triangle, straight-line),
+      i = mb sets accumulator 0, then i = mb - 1 .. 0 (mb steps, a loop)
+      reach all four;
+    - high blocks (I - 1 <= mb <= 2 I - 5): the triangle at i0 = mb - I +
+      1 .. i0 + 3 (jj <= i - i0; b_(I-4) .. b_(I-1)), then i = i0 + 4 ..
+      I - 1 (2 I - 5 - mb steps);
+    - the others (at most one between, and the last): every i of
+      max(0, mb - I + 1) .. min(I - 1, mb + 3) on all four accumulators,
+      the first i setting them; the b_j outside 0 .. I - 1 that the
+      corners reach read the zero entries around g's.
+
+    p = 761: 582 multiply-accumulates (576 useful) instead of 648 when
+    every block was of the third kind."""
+    em.raw("pc = w")
+
+    def low() -> None:
+        em.raw("pa = mb")
+        em.raw("pa <<= 6")
+        em.raw("pa += w")
+        for k in (3, 2, 1, 0):          # i = mb + k: jj = k .. 3, b_(jj - k)
+            _ymm_load_a(em, f"pa + {evf + 64 * k}")
+            for jj in range(k, 4):
+                _ymm_mac(em, jj, f"w + {evg + 64 * (jj - k)}", jj == k)
+        em.raw("cnt = mb")
+        em.raw("=? cnt - 0")
+        em.raw("goto lowdone if =")
+        em.raw("pb = w")
+        em.raw("lowloop:")              # i = mb - 1 .. 0: b_(mb + jj - i), from b_(1 + jj)
+        em.raw("pa -= 64")
+        em.raw("pb += 64")
+        _ymm_load_a(em, f"pa + {evf}")
+        for jj in range(4):
+            _ymm_mac(em, jj, f"pb + {evg + 64 * jj}", False)
+        em.raw("=? cnt -= 1")
+        em.raw("goto lowloop if !=")
+        em.raw("lowdone:")
+        _ymm_store_c(em, coff)
+
+    def high() -> None:
+        em.raw("pa = mb")
+        em.raw(f"pa -= {I - 1}")
+        em.raw("pa <<= 6")
+        em.raw("pa += w")               # a_i0, i0 = mb - I + 1
+        for k in range(4):              # i = i0 + k: jj = 0 .. k, b_(I - 1 + jj - k)
+            _ymm_load_a(em, f"pa + {evf + 64 * k}")
+            for jj in range(k + 1):
+                _ymm_mac(em, jj, f"w + {evg + 64 * (I - 1 + jj - k)}", jj == k)
+        em.raw(f"cnt = {2 * I - 5}")
+        em.raw("cnt -= mb")
+        em.raw("=? cnt - 0")
+        em.raw("goto highdone if =")
+        em.raw(f"pb = w + {64 * (I - 4)}")
+        em.raw("pa += 192")
+        em.raw("highloop:")             # i = i0 + 4 .. I - 1: b_(mb + jj - i), from b_(I - 5 + jj)
+        em.raw("pa += 64")
+        em.raw("pb -= 64")
+        _ymm_load_a(em, f"pa + {evf}")
+        for jj in range(4):
+            _ymm_mac(em, jj, f"pb + {evg + 64 * jj}", False)
+        em.raw("=? cnt -= 1")
+        em.raw("goto highloop if !=")
+        em.raw("highdone:")
+        _ymm_store_c(em, coff)
+
+    def anyblock(tag: str):
+        def body() -> None:
+            em.raw("i0 = mb")
+            em.raw(f"i0 -= {I - 1}")
+            em.raw("t0 = 0")
+            em.raw("signed<? i0 - 0")
+            em.raw("i0 = t0 if signed<")
+            em.raw("i1 = mb + 3")
+            em.raw(f"t0 = {I - 1}")
+            em.raw(f"signed>? i1 - {I - 1}")
+            em.raw("i1 = t0 if signed>")
+            em.raw("cnt = i1 - i0")
+            em.raw("pb = mb - i0")
+            em.raw("pb <<= 6")
+            em.raw("pb += w")
+            em.raw("pa = i0")
+            em.raw("pa <<= 6")
+            em.raw("pa += w")
+            _ymm_load_a(em, f"pa + {evf}")
+            for jj in range(4):
+                _ymm_mac(em, jj, f"pb + {evg + 64 * jj}", True)
+            em.raw("=? cnt - 0")
+            em.raw(f"goto {tag}done if =")
+            em.raw(f"{tag}loop:")
+            em.raw("pa += 64")
+            em.raw("pb -= 64")
+            _ymm_load_a(em, f"pa + {evf}")
+            for jj in range(4):
+                _ymm_mac(em, jj, f"pb + {evg + 64 * jj}", False)
+            em.raw("=? cnt -= 1")
+            em.raw(f"goto {tag}loop if !=")
+            em.raw(f"{tag}done:")
+            _ymm_store_c(em, coff)
+        return body
+
+    kinds = []                          # (kind, mb) in order
+    for mb in range(0, 4 * NB, 4):
+        kinds.append("low" if mb <= I - 4 else "high" if I - 1 <= mb <= 2 * I - 5 else "any")
+    runs: list[tuple[str, int, int]] = []
+    for bi, kd in enumerate(kinds):
+        if runs and runs[-1][0] == kd:
+            runs[-1] = (kd, runs[-1][1], 4 * bi + 4)
+        else:
+            runs.append((kd, 4 * bi, 4 * bi + 4))
+    for ri, (kd, start, end) in enumerate(runs):
+        body = low if kd == "low" else high if kd == "high" else anyblock(f"any{ri}")
+        if kd != "any":
+            assert sum(1 for k in kinds if k == kd) == (end - start) // 4, "one run of each regular kind"
+        _ymm_block_loop(em, f"blocks{ri}", start, end, body)
 
 
 def generate(p: int, impl: str = IMPL) -> str:
@@ -1096,7 +1346,7 @@ def generate(p: int, impl: str = IMPL) -> str:
     em.raw("evloop:")
     w = Word((em.load(f"{mw}[q + {lay.off['INh']}]"), em.load(f"{mw}[q + {lay.off['INl']}]")),
              {r: ((), r) for r in range(R)})
-    words, hist = evaluate_plan([w], Count(), 1, fast=Z)
+    words, hist = evaluate_plan([w], Count(), 1, fast=True)
     assert len(words) == 8
     layout = {tdigits_index(t): (wi, pp) for wi, x in enumerate(words) for pp, (t, rr) in x.pos.items()}
     assert len(layout) == 3 ** LEVELS
@@ -1121,77 +1371,8 @@ def generate(p: int, impl: str = IMPL) -> str:
     if Z:
         base_zmm(em, I, NB, BK, lay, evg)
     else:
-        # -- the bitsliced I x I schoolbook: 243 products at once.  Outer loop
-        # over blocks of 4 y-powers mb .. mb + 3 (8 accumulators in registers),
-        # inner loop over i = i0 .. i1 (i0 = max(0, mb - I + 1), i1 = min(I - 1,
-        # mb + 3)): a_i loaded once, b_j (j = mb + jj - i) as memory operands,
-        # the zeros around g's entries standing for the j outside 0 .. I - 1
         em.reset()
-        acc = [(f"acc{jj}h", f"acc{jj}l") for jj in range(4)]
-        em.raw("mb = 0")
-        em.raw("pc = w")
-        em.raw("bloop:")
-        em.raw("i0 = mb")
-        em.raw(f"i0 -= {I - 1}")
-        em.raw("t0 = 0")
-        em.raw("signed<? i0 - 0")
-        em.raw("i0 = t0 if signed<")
-        em.raw("i1 = mb + 3")
-        em.raw(f"t0 = {I - 1}")
-        em.raw(f"signed>? i1 - {I - 1}")
-        em.raw("i1 = t0 if signed>")
-        em.raw("cnt = i1 - i0")
-        em.raw("cnt += 1")
-        em.raw("pb = mb - i0")
-        em.raw("pb <<= 6")
-        em.raw("pb += w")
-        em.raw("pa = i0")
-        em.raw("pa <<= 6")
-        em.raw("pa += w")
-        def mac(first: bool) -> None:
-            """one i: a_i times b_j for the 4 accumulators (the first i of a
-            block sets them: no zeroing, no add3)"""
-            em.raw(f"anz = mem256[pa + {evf}]")
-            em.raw(f"as = mem256[pa + {evf + 32}]")
-            for jj, (h, l) in enumerate(acc):
-                bnz, bs = f"mem256[pb + {evg + 64 * jj}]", f"mem256[pb + {evg + 64 * jj + 32}]"
-                # the product from (nz, s): nz = a_nz b_nz, h = nz (a_s ^ b_s),
-                # l = nz ^ h (4 operations, not 6 from the (h, l) planes), then
-                # acc = add3(acc, (h, l)) (7)
-                if first:
-                    em.raw(f"{l} = anz & {bnz}")
-                    em.raw(f"{h} = as ^ {bs}")
-                    em.raw(f"{h} &= {l}")
-                    em.raw(f"{l} ^= {h}")
-                    continue
-                em.raw(f"m0 = anz & {bnz}")
-                em.raw(f"m1 = as ^ {bs}")
-                em.raw("m1 &= m0")
-                em.raw("m0 ^= m1")
-                em.raw(f"u = {l} | m1")
-                em.raw(f"v = {h} | m0")
-                em.raw("u ^= v")
-                em.raw(f"m0 |= {l}")
-                em.raw(f"m1 |= {h}")
-                em.raw(f"{h} = m0 ^ u")
-                em.raw(f"{l} = m1 ^ u")
-            em.raw("pa += 64")
-            em.raw("pb -= 64")
-        mac(True)
-        em.raw("=? cnt -= 1")
-        em.raw("goto mdone if =")
-        em.raw("mloop:")
-        mac(False)
-        em.raw("=? cnt -= 1")
-        em.raw("goto mloop if !=")
-        em.raw("mdone:")
-        for jj, (h, l) in enumerate(acc):
-            em.raw(f"mem256[pc + {lay.off['C'] + 64 * jj}] = {h}")
-            em.raw(f"mem256[pc + {lay.off['C'] + 64 * jj + 32}] = {l}")
-        em.raw("pc += 256")
-        em.raw("mb += 4")
-        em.raw(f"unsigned<? mb - {4 * NB}")
-        em.raw("goto bloop if unsigned<")
+        base_ymm(em, I, NB, lay.off['C'], evf, evg)
 
     # -- back to slots (one per y-power) and the interpolation (the plan's
     # inverse): a loop over the GM groups of 8 y-powers; lo = x-powers
@@ -1221,7 +1402,7 @@ def generate(p: int, impl: str = IMPL) -> str:
         else:
             rows = [em.load(f"mem512[pc + {lay.off[f'C{k}'] + 64 * jj}]") for jj in range(8)]
             Lw[k] = untranspose16(em, rows)
-    lo, hi = interpolate_plan([(Lw[0][wi], Lw[1][wi]) for wi in range(8)], hist, Count(), 1, fast=Z)
+    lo, hi = interpolate_plan([(Lw[0][wi], Lw[1][wi]) for wi in range(8)], hist, Count(), 1, fast=True, merge=True)
     if Z:
         # slot s holds y-power sigma(s): back in order (vpermt2d, one table twice)
         idx = em.load(f"mem512[{em.const('SIGMAINV', 'u32', [next(s for s in range(16) if sigma(s) == m) for m in range(16)])[7:-1]}]")
@@ -1299,11 +1480,11 @@ def generate(p: int, impl: str = IMPL) -> str:
            f"# 5 Karatsuba levels in the bit domain (243 products of {I} x {I} y-coefficients); see docs/ntruprime.md.",
            "cpu avx2 avx512f avx512vl" if Z else "cpu avx2",
            "int64 out in k c w t0 q pd pa pb pc cnt mb i0 i1"]
-    accs = " ".join(f"acc{jj}h acc{jj}l" for jj in range(4))
+    accs = " ".join(f"acc{jj}n acc{jj}s" for jj in range(4))     # the base's (nonzero, sign) accumulators
     if not Z:
         hdr.append("reg256 x0 x1 x2 x3 anz as m0 m1 u v " + accs)
     else:
-        hdr += ["reg256 x0 x1 x2 x3", "reg512 anz as m0 m1 u " + accs]
+        hdr += ["reg256 x0 x1 x2 x3", "reg512 anz as m0 m1 " + accs]
     for vt in ("reg256", "reg512"):
         tn = [n for n in names if em.types[n] == vt]
         for k in range(0, len(tn), 32):

@@ -13,7853 +13,7375 @@ qhasm_kernel_core_mult3sntrup653_amd64_avx2bs_mul:
 	and rsp, -32
 	mov [rsp + 10464], r11
 ; w = &workqhasm_kernel_core_mult3sntrup653_amd64_avx2bs_mul
-%line 104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	lea rax, [rsp + 0]
+%line 101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	lea r11, [rsp + 0]
 ; x0 = mem256[in + 0]
-%line 105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rsi]
 ; 16x x1 = x0 << 7
-%line 106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 0] = t0
-%line 111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax], r8d
+%line 108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11], r8d
 ; t0 = movemask8(x1)
-%line 112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 192] = t0
-%line 113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 192], r8d
+%line 110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 192], r8d
 ; x0 = mem256[in + 32]
-%line 114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rsi + 32]
 ; 16x x1 = x0 << 7
-%line 115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 4] = t0
-%line 120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 4], r8d
+%line 117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 4], r8d
 ; t0 = movemask8(x1)
-%line 121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 196] = t0
-%line 122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 196], r8d
+%line 119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 196], r8d
 ; x0 = mem256[in + 64]
-%line 123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rsi + 64]
 ; 16x x1 = x0 << 7
-%line 124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 8] = t0
-%line 129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 8], r8d
+%line 126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 8], r8d
 ; t0 = movemask8(x1)
-%line 130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 200] = t0
-%line 131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 200], r8d
+%line 128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 200], r8d
 ; x0 = mem256[in + 96]
-%line 132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rsi + 96]
 ; 16x x1 = x0 << 7
-%line 133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 12] = t0
-%line 138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 12], r8d
+%line 135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 12], r8d
 ; t0 = movemask8(x1)
-%line 139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 204] = t0
-%line 140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 204], r8d
+%line 137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 204], r8d
 ; x0 = mem256[in + 128]
-%line 141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rsi + 128]
 ; 16x x1 = x0 << 7
-%line 142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 16] = t0
-%line 147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 16], r8d
+%line 144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 16], r8d
 ; t0 = movemask8(x1)
-%line 148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 208] = t0
-%line 149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 208], r8d
+%line 146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 208], r8d
 ; x0 = mem256[in + 160]
-%line 150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rsi + 160]
 ; 16x x1 = x0 << 7
-%line 151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 20] = t0
-%line 156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 20], r8d
+%line 153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 20], r8d
 ; t0 = movemask8(x1)
-%line 157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 212] = t0
-%line 158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 212], r8d
+%line 155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 212], r8d
 ; x0 = mem256[in + 192]
-%line 159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rsi + 192]
 ; 16x x1 = x0 << 7
-%line 160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 24] = t0
-%line 165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 24], r8d
+%line 162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 24], r8d
 ; t0 = movemask8(x1)
-%line 166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 216] = t0
-%line 167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 216], r8d
+%line 164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 216], r8d
 ; x0 = mem256[in + 224]
-%line 168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rsi + 224]
 ; 16x x1 = x0 << 7
-%line 169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 28] = t0
-%line 174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 28], r8d
+%line 171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 28], r8d
 ; t0 = movemask8(x1)
-%line 175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 220] = t0
-%line 176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 220], r8d
+%line 173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 220], r8d
 ; x0 = mem256[in + 256]
-%line 177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rsi + 256]
 ; 16x x1 = x0 << 7
-%line 178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 32] = t0
-%line 183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 32], r8d
+%line 180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 32], r8d
 ; t0 = movemask8(x1)
-%line 184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 224] = t0
-%line 185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 224], r8d
+%line 182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 224], r8d
 ; x0 = mem256[in + 288]
-%line 186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rsi + 288]
 ; 16x x1 = x0 << 7
-%line 187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 36] = t0
-%line 192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 36], r8d
+%line 189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 36], r8d
 ; t0 = movemask8(x1)
-%line 193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 228] = t0
-%line 194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 228], r8d
+%line 191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 228], r8d
 ; x0 = mem256[in + 320]
-%line 195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rsi + 320]
 ; 16x x1 = x0 << 7
-%line 196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 40] = t0
-%line 201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 40], r8d
+%line 198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 40], r8d
 ; t0 = movemask8(x1)
-%line 202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 232] = t0
-%line 203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 232], r8d
+%line 200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 232], r8d
 ; x0 = mem256[in + 352]
-%line 204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rsi + 352]
 ; 16x x1 = x0 << 7
-%line 205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 44] = t0
-%line 210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 44], r8d
+%line 207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 44], r8d
 ; t0 = movemask8(x1)
-%line 211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 236] = t0
-%line 212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 236], r8d
+%line 209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 236], r8d
 ; x0 = mem256[in + 384]
-%line 213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rsi + 384]
 ; 16x x1 = x0 << 7
-%line 214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 48] = t0
-%line 219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 48], r8d
+%line 216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 48], r8d
 ; t0 = movemask8(x1)
-%line 220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 240] = t0
-%line 221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 240], r8d
+%line 218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 240], r8d
 ; x0 = mem256[in + 416]
-%line 222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rsi + 416]
 ; 16x x1 = x0 << 7
-%line 223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 52] = t0
-%line 228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 52], r8d
+%line 225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 52], r8d
 ; t0 = movemask8(x1)
-%line 229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 244] = t0
-%line 230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 244], r8d
+%line 227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 244], r8d
 ; x0 = mem256[in + 448]
-%line 231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rsi + 448]
 ; 16x x1 = x0 << 7
-%line 232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 56] = t0
-%line 237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 56], r8d
+%line 234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 56], r8d
 ; t0 = movemask8(x1)
-%line 238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 248] = t0
-%line 239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 248], r8d
+%line 236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 248], r8d
 ; x0 = mem256[in + 480]
-%line 240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rsi + 480]
 ; 16x x1 = x0 << 7
-%line 241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 60] = t0
-%line 246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 60], r8d
+%line 243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 60], r8d
 ; t0 = movemask8(x1)
-%line 247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 252] = t0
-%line 248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 252], r8d
+%line 245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 252], r8d
 ; x0 = mem256[in + 512]
-%line 249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rsi + 512]
 ; 16x x1 = x0 << 7
-%line 250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 64] = t0
-%line 255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 64], r8d
+%line 252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 64], r8d
 ; t0 = movemask8(x1)
-%line 256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 256] = t0
-%line 257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 256], r8d
+%line 254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 256], r8d
 ; x0 = mem256[in + 544]
-%line 258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rsi + 544]
 ; 16x x1 = x0 << 7
-%line 259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 68] = t0
-%line 264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 68], r8d
+%line 261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 68], r8d
 ; t0 = movemask8(x1)
-%line 265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 260] = t0
-%line 266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 260], r8d
+%line 263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 260], r8d
 ; x0 = mem256[in + 576]
-%line 267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rsi + 576]
 ; 16x x1 = x0 << 7
-%line 268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 72] = t0
-%line 273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 72], r8d
+%line 270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 72], r8d
 ; t0 = movemask8(x1)
-%line 274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 264] = t0
-%line 275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 264], r8d
+%line 272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 264], r8d
 ; x0 = mem256[in + 608]
-%line 276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rsi + 608]
 ; 16x x1 = x0 << 7
-%line 277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 76] = t0
-%line 282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 76], r8d
+%line 279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 76], r8d
 ; t0 = movemask8(x1)
-%line 283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 268] = t0
-%line 284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 268], r8d
+%line 281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 268], r8d
 ; x0 = mem256[in + 621]
-%line 285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rsi + 621]
 ; 16x x1 = x0 << 7
-%line 286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
+; (uint32) t0 >>= 19
+%line 288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	shr r8d, 19
+; mem32[w + 80] = t0
+%line 289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 80], r8d
+; t0 = movemask8(x1)
+%line 290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpmovmskb r8d, ymm1
 ; (uint32) t0 >>= 19
 %line 291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	shr r8d, 19
-; mem32[w + 80] = t0
-%line 292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 80], r8d
-; t0 = movemask8(x1)
-%line 293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpmovmskb r8d, ymm1
-; (uint32) t0 >>= 19
-%line 294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	shr r8d, 19
 ; mem32[w + 272] = t0
-%line 295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 272], r8d
+%line 292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 272], r8d
 ; mem32[w + 84] = 0
-%line 296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 84], 0
+%line 293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 84], 0
 ; mem32[w + 276] = 0
-%line 297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 276], 0
+%line 294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 276], 0
 ; mem32[w + 88] = 0
-%line 298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 88], 0
+%line 295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 88], 0
 ; mem32[w + 280] = 0
-%line 299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 280], 0
+%line 296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 280], 0
 ; mem32[w + 92] = 0
-%line 300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 92], 0
+%line 297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 92], 0
 ; mem32[w + 284] = 0
-%line 301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 284], 0
+%line 298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 284], 0
 ; x0 = mem256[k + 0]
-%line 302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rdx]
 ; 16x x1 = x0 << 7
-%line 303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 96] = t0
-%line 308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 96], r8d
+%line 305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 96], r8d
 ; t0 = movemask8(x1)
-%line 309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 288] = t0
-%line 310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 288], r8d
+%line 307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 288], r8d
 ; x0 = mem256[k + 32]
-%line 311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rdx + 32]
 ; 16x x1 = x0 << 7
-%line 312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 100] = t0
-%line 317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 100], r8d
+%line 314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 100], r8d
 ; t0 = movemask8(x1)
-%line 318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 292] = t0
-%line 319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 292], r8d
+%line 316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 292], r8d
 ; x0 = mem256[k + 64]
-%line 320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rdx + 64]
 ; 16x x1 = x0 << 7
-%line 321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 104] = t0
-%line 326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 104], r8d
+%line 323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 104], r8d
 ; t0 = movemask8(x1)
-%line 327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 296] = t0
-%line 328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 296], r8d
+%line 325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 296], r8d
 ; x0 = mem256[k + 96]
-%line 329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rdx + 96]
 ; 16x x1 = x0 << 7
-%line 330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 108] = t0
-%line 335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 108], r8d
+%line 332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 108], r8d
 ; t0 = movemask8(x1)
-%line 336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 300] = t0
-%line 337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 300], r8d
+%line 334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 300], r8d
 ; x0 = mem256[k + 128]
-%line 338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rdx + 128]
 ; 16x x1 = x0 << 7
-%line 339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 112] = t0
-%line 344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 112], r8d
+%line 341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 112], r8d
 ; t0 = movemask8(x1)
-%line 345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 304] = t0
-%line 346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 304], r8d
+%line 343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 304], r8d
 ; x0 = mem256[k + 160]
-%line 347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rdx + 160]
 ; 16x x1 = x0 << 7
-%line 348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 116] = t0
-%line 353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 116], r8d
+%line 350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 116], r8d
 ; t0 = movemask8(x1)
-%line 354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 308] = t0
-%line 355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 308], r8d
+%line 352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 308], r8d
 ; x0 = mem256[k + 192]
-%line 356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rdx + 192]
 ; 16x x1 = x0 << 7
-%line 357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 120] = t0
-%line 362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 120], r8d
+%line 359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 120], r8d
 ; t0 = movemask8(x1)
-%line 363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 312] = t0
-%line 364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 312], r8d
+%line 361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 312], r8d
 ; x0 = mem256[k + 224]
-%line 365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rdx + 224]
 ; 16x x1 = x0 << 7
-%line 366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 124] = t0
-%line 371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 124], r8d
+%line 368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 124], r8d
 ; t0 = movemask8(x1)
-%line 372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 316] = t0
-%line 373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 316], r8d
+%line 370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 316], r8d
 ; x0 = mem256[k + 256]
-%line 374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rdx + 256]
 ; 16x x1 = x0 << 7
-%line 375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 128] = t0
-%line 380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 128], r8d
+%line 377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 128], r8d
 ; t0 = movemask8(x1)
-%line 381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 320] = t0
-%line 382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 320], r8d
+%line 379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 320], r8d
 ; x0 = mem256[k + 288]
-%line 383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rdx + 288]
 ; 16x x1 = x0 << 7
-%line 384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 132] = t0
-%line 389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 132], r8d
+%line 386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 132], r8d
 ; t0 = movemask8(x1)
-%line 390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 324] = t0
-%line 391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 324], r8d
+%line 388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 324], r8d
 ; x0 = mem256[k + 320]
-%line 392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rdx + 320]
 ; 16x x1 = x0 << 7
-%line 393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 136] = t0
-%line 398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 136], r8d
+%line 395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 136], r8d
 ; t0 = movemask8(x1)
-%line 399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 328] = t0
-%line 400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 328], r8d
+%line 397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 328], r8d
 ; x0 = mem256[k + 352]
-%line 401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rdx + 352]
 ; 16x x1 = x0 << 7
-%line 402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 140] = t0
-%line 407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 140], r8d
+%line 404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 140], r8d
 ; t0 = movemask8(x1)
-%line 408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 332] = t0
-%line 409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 332], r8d
+%line 406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 332], r8d
 ; x0 = mem256[k + 384]
-%line 410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rdx + 384]
 ; 16x x1 = x0 << 7
-%line 411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 144] = t0
-%line 416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 144], r8d
+%line 413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 144], r8d
 ; t0 = movemask8(x1)
-%line 417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 336] = t0
-%line 418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 336], r8d
+%line 415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 336], r8d
 ; x0 = mem256[k + 416]
-%line 419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rdx + 416]
 ; 16x x1 = x0 << 7
-%line 420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 148] = t0
-%line 425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 148], r8d
+%line 422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 148], r8d
 ; t0 = movemask8(x1)
-%line 426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 340] = t0
-%line 427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 340], r8d
+%line 424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 340], r8d
 ; x0 = mem256[k + 448]
-%line 428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rdx + 448]
 ; 16x x1 = x0 << 7
-%line 429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 152] = t0
-%line 434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 152], r8d
+%line 431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 152], r8d
 ; t0 = movemask8(x1)
-%line 435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 344] = t0
-%line 436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 344], r8d
+%line 433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 344], r8d
 ; x0 = mem256[k + 480]
-%line 437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rdx + 480]
 ; 16x x1 = x0 << 7
-%line 438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 156] = t0
-%line 443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 156], r8d
+%line 440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 156], r8d
 ; t0 = movemask8(x1)
-%line 444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 348] = t0
-%line 445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 348], r8d
+%line 442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 348], r8d
 ; x0 = mem256[k + 512]
-%line 446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rdx + 512]
 ; 16x x1 = x0 << 7
-%line 447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 160] = t0
-%line 452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 160], r8d
+%line 449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 160], r8d
 ; t0 = movemask8(x1)
-%line 453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 352] = t0
-%line 454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 352], r8d
+%line 451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 352], r8d
 ; x0 = mem256[k + 544]
-%line 455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rdx + 544]
 ; 16x x1 = x0 << 7
-%line 456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 164] = t0
-%line 461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 164], r8d
+%line 458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 164], r8d
 ; t0 = movemask8(x1)
-%line 462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 356] = t0
-%line 463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 356], r8d
+%line 460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 356], r8d
 ; x0 = mem256[k + 576]
-%line 464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rdx + 576]
 ; 16x x1 = x0 << 7
-%line 465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 168] = t0
-%line 470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 168], r8d
+%line 467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 168], r8d
 ; t0 = movemask8(x1)
-%line 471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 360] = t0
-%line 472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 360], r8d
+%line 469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 360], r8d
 ; x0 = mem256[k + 608]
-%line 473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rdx + 608]
 ; 16x x1 = x0 << 7
-%line 474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 172] = t0
-%line 479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 172], r8d
+%line 476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 172], r8d
 ; t0 = movemask8(x1)
-%line 480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 364] = t0
-%line 481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 364], r8d
+%line 478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 364], r8d
 ; x0 = mem256[k + 621]
-%line 482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rdx + 621]
 ; 16x x1 = x0 << 7
-%line 483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpmovmskb r8d, ymm0
+; (uint32) t0 >>= 19
+%line 485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	shr r8d, 19
+; mem32[w + 176] = t0
+%line 486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 176], r8d
+; t0 = movemask8(x1)
+%line 487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpmovmskb r8d, ymm1
 ; (uint32) t0 >>= 19
 %line 488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	shr r8d, 19
-; mem32[w + 176] = t0
-%line 489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 176], r8d
-; t0 = movemask8(x1)
-%line 490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpmovmskb r8d, ymm1
-; (uint32) t0 >>= 19
-%line 491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	shr r8d, 19
 ; mem32[w + 368] = t0
-%line 492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 368], r8d
+%line 489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 368], r8d
 ; mem32[w + 180] = 0
-%line 493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 180], 0
+%line 490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 180], 0
 ; mem32[w + 372] = 0
-%line 494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 372], 0
+%line 491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 372], 0
 ; mem32[w + 184] = 0
-%line 495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 184], 0
+%line 492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 184], 0
 ; mem32[w + 376] = 0
-%line 496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 376], 0
+%line 493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 376], 0
 ; mem32[w + 188] = 0
-%line 497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 188], 0
+%line 494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 188], 0
 ; mem32[w + 380] = 0
-%line 498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov dword [rax + 380], 0
+%line 495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov dword [r11 + 380], 0
 ; v1 = 0
-%line 499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm0, ymm0, ymm0
 ; mem256[w + 2240] = v1
-%line 500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 2240], ymm0
+%line 497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 2240], ymm0
 ; mem256[w + 2272] = v1
-%line 501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 2272], ymm0
+%line 498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 2272], ymm0
 ; mem256[w + 2304] = v1
-%line 502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 2304], ymm0
+%line 499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 2304], ymm0
 ; mem256[w + 2336] = v1
-%line 503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 2336], ymm0
+%line 500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 2336], ymm0
 ; mem256[w + 2368] = v1
-%line 504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 2368], ymm0
+%line 501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 2368], ymm0
 ; mem256[w + 2400] = v1
-%line 505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 2400], ymm0
+%line 502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 2400], ymm0
 ; mem256[w + 3968] = v1
-%line 506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 3968], ymm0
+%line 503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 3968], ymm0
 ; mem256[w + 4000] = v1
-%line 507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 4000], ymm0
+%line 504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 4000], ymm0
 ; mem256[w + 4032] = v1
-%line 508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 4032], ymm0
+%line 505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 4032], ymm0
 ; mem256[w + 4064] = v1
-%line 509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 4064], ymm0
+%line 506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 4064], ymm0
 ; mem256[w + 4096] = v1
-%line 510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 4096], ymm0
+%line 507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 4096], ymm0
 ; mem256[w + 4128] = v1
-%line 511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 4128], ymm0
+%line 508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 4128], ymm0
 ; q = w
-%line 512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov r8, rax
+%line 509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov r8, r11
 ; cnt = 6
-%line 514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov r10, rax
+%line 511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov r10, r11
 	mov r9, 6
-	mov r11, r8
+	mov rsi, r8
 align 32
 .Levloop:
 ; v2 = mem256[q + 0]
-%line 516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm6, [r11]
+%line 513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm4, [rsi]
 ; v3 = mem256[q + 192]
-%line 517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm7, [r11 + 192]
-; v4 = v2 & mem256[MK0000ffff]
-%line 518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm6, [rel MK0000ffff]
-; v5 = v3 & mem256[MK0000ffff]
-%line 519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm7, [rel MK0000ffff]
+%line 514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm5, [rsi + 192]
 ; 8x v6 = v2 >> 16
-%line 520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm2, ymm6, 16
-; v7 = v6 & mem256[MK0000ffff]
-%line 521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm2, ymm2, [rel MK0000ffff]
+%line 515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm0, ymm4, 16
 ; 8x v8 = v3 >> 16
-%line 522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm3, ymm7, 16
-; v9 = v8 & mem256[MK0000ffff]
-%line 523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm3, ymm3, [rel MK0000ffff]
-; v10 = v5 | v7
-%line 524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm4, ymm1, ymm2
-; v11 = v4 | v9
-%line 525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm5, ymm0, ymm3
+%line 516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm1, ymm5, 16
+; v10 = v3 | v6
+%line 517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm5, ymm0
+; v11 = v2 | v8
+%line 518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm3, ymm4, ymm1
 ; v12 = v10 ^ v11
-%line 526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm4, ymm4, ymm5
-; v13 = v5 | v9
-%line 527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm1, ymm3
+%line 519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm2, ymm3
+; v13 = v3 | v8
+%line 520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm5, ymm1
 ; v14 = v12 ^ v13
-%line 528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm4, ymm1
-; v15 = v4 | v7
-%line 529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm0, ymm2
+%line 521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm2, ymm1
+; v15 = v2 | v6
+%line 522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm4, ymm0
 ; v16 = v12 ^ v15
-%line 530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm9, ymm4, ymm0
-; v17 = v2 & mem256[MK00ff00ff]
-%line 531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm6, [rel MK00ff00ff]
-; v18 = v3 & mem256[MK00ff00ff]
-%line 532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm7, [rel MK00ff00ff]
-; 8x v19 = v2 >> 8
-%line 533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm2, ymm6, 8
-; v20 = v19 & mem256[MK00ff00ff]
-%line 534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm2, ymm2, [rel MK00ff00ff]
-; 8x v21 = v3 >> 8
-%line 535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm3, ymm7, 8
-; v22 = v21 & mem256[MK00ff00ff]
-%line 536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm3, ymm3, [rel MK00ff00ff]
-; v23 = v18 | v20
-%line 537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm4, ymm1, ymm2
-; v24 = v17 | v22
-%line 538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm5, ymm0, ymm3
-; v25 = v23 ^ v24
-%line 539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm4, ymm4, ymm5
-; v26 = v18 | v22
-%line 540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm1, ymm3
+%line 523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm2, ymm0
+; v17 = v14 & mem256[MK0000ffff]
+%line 524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm6, ymm1, [rel MK0000ffff]
+; v18 = v16 & mem256[MK0000ffff]
+%line 525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm7, ymm0, [rel MK0000ffff]
+; 8x v21 = v2 >> 8
+%line 526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm0, ymm4, 8
+; 8x v23 = v3 >> 8
+%line 527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm1, ymm5, 8
+; v25 = v21 | v3
+%line 528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm0, ymm5
+; v26 = v2 | v23
+%line 529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm3, ymm4, ymm1
 ; v27 = v25 ^ v26
+%line 530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm2, ymm3
+; v28 = v23 | v3
+%line 531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm1, ymm5
+; v29 = v27 ^ v28
+%line 532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm2, ymm1
+; v30 = v2 | v21
+%line 533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm4, ymm0
+; v31 = v27 ^ v30
+%line 534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm2, ymm0
+; v32 = v29 & mem256[MK00ff00ff]
+%line 535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm8, ymm1, [rel MK00ff00ff]
+; v33 = v31 & mem256[MK00ff00ff]
+%line 536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm9, ymm0, [rel MK00ff00ff]
+; 8x v36 = v17 >> 8
+%line 537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm0, ymm6, 8
+; 8x v38 = v18 >> 8
+%line 538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm1, ymm7, 8
+; v40 = v18 | v36
+%line 539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm7, ymm0
+; v41 = v17 | v38
+%line 540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm3, ymm6, ymm1
+; v42 = v40 ^ v41
 %line 541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm5, ymm4, ymm1
-; v28 = v17 | v20
+	vpxor ymm2, ymm2, ymm3
+; v43 = v18 | v38
 %line 542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm0, ymm2
-; v29 = v25 ^ v28
+	vpor ymm1, ymm7, ymm1
+; v44 = v42 ^ v43
 %line 543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm10, ymm4, ymm0
-; v30 = v14 & mem256[MK000000ff]
+	vpxor ymm1, ymm2, ymm1
+; v45 = v17 | v36
 %line 544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm11, ymm8, [rel MK000000ff]
-; v31 = v16 & mem256[MK000000ff]
+	vpor ymm0, ymm6, ymm0
+; v46 = v42 ^ v45
 %line 545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm9, [rel MK000000ff]
-; 8x v32 = v14 >> 8
+	vpxor ymm0, ymm2, ymm0
+; v47 = v44 & mem256[MK000000ff]
 %line 546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm1, ymm8, 8
-; v33 = v32 & mem256[MK000000ff]
-%line 547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm1, ymm1, [rel MK000000ff]
-; 8x v34 = v16 >> 8
+; v48 = v46 & mem256[MK000000ff]
+%line 547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel MK000000ff]
+; 8x v49 = v47 << 8
 %line 548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm2, ymm9, 8
-; v35 = v34 & mem256[MK000000ff]
-%line 549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm2, ymm2, [rel MK000000ff]
-; v36 = v31 | v33
-%line 550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm3, ymm0, ymm1
-; v37 = v30 | v35
-%line 551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm4, ymm11, ymm2
-; v38 = v36 ^ v37
-%line 552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm3, ymm3, ymm4
-; v39 = v31 | v35
-%line 553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm0, ymm2
-; v40 = v38 ^ v39
-%line 554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm3, ymm0
-; v41 = v30 | v33
-%line 555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm11, ymm1
-; v42 = v38 ^ v41
-%line 556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm3, ymm1
-; 8x v43 = v40 << 8
-%line 557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm0, 8
-; 8x v44 = v42 << 8
-%line 558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpslld ymm1, ymm1, 8
-; v45 = v27 | v43
+; 8x v50 = v48 << 8
+%line 549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm0, ymm0, 8
+; v51 = v32 | v49
+%line 550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm8, ymm8, ymm1
+; v52 = v33 | v50
+%line 551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm9, ymm9, ymm0
+; 8x v55 = v2 >> 4
+%line 552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm0, ymm4, 4
+; 8x v57 = v3 >> 4
+%line 553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm1, ymm5, 4
+; v59 = v3 | v55
+%line 554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm5, ymm0
+; v60 = v2 | v57
+%line 555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm3, ymm4, ymm1
+; v61 = v59 ^ v60
+%line 556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm2, ymm3
+; v62 = v3 | v57
+%line 557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm5, ymm1
+; v63 = v61 ^ v62
+%line 558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm2, ymm1
+; v64 = v2 | v55
 %line 559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm5, ymm5, ymm0
-; v46 = v29 | v44
+	vpor ymm0, ymm4, ymm0
+; v65 = v61 ^ v64
 %line 560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm10, ymm10, ymm1
-; v47 = v2 & mem256[MK0f0f0f0f]
+	vpxor ymm0, ymm2, ymm0
+; v66 = v63 & mem256[MK0f0f0f0f]
 %line 561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm11, ymm6, [rel MK0f0f0f0f]
-; v48 = v3 & mem256[MK0f0f0f0f]
+	vpand ymm10, ymm1, [rel MK0f0f0f0f]
+; v67 = v65 & mem256[MK0f0f0f0f]
 %line 562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm7, [rel MK0f0f0f0f]
-; 8x v49 = v2 >> 4
+	vpand ymm11, ymm0, [rel MK0f0f0f0f]
+; 8x v70 = v17 >> 4
 %line 563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm1, ymm6, 4
-; v50 = v49 & mem256[MK0f0f0f0f]
+	vpsrld ymm0, ymm6, 4
+; 8x v72 = v18 >> 4
 %line 564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm1, [rel MK0f0f0f0f]
-; 8x v51 = v3 >> 4
+	vpsrld ymm1, ymm7, 4
+; v74 = v18 | v70
 %line 565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm2, ymm7, 4
-; v52 = v51 & mem256[MK0f0f0f0f]
+	vpor ymm2, ymm7, ymm0
+; v75 = v17 | v72
 %line 566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm2, ymm2, [rel MK0f0f0f0f]
-; v53 = v48 | v50
+	vpor ymm3, ymm6, ymm1
+; v76 = v74 ^ v75
 %line 567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm3, ymm0, ymm1
-; v54 = v47 | v52
+	vpxor ymm2, ymm2, ymm3
+; v77 = v18 | v72
 %line 568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm4, ymm11, ymm2
-; v55 = v53 ^ v54
+	vpor ymm1, ymm7, ymm1
+; v78 = v76 ^ v77
 %line 569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm3, ymm3, ymm4
-; v56 = v48 | v52
+	vpxor ymm1, ymm2, ymm1
+; v79 = v17 | v70
 %line 570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm0, ymm2
-; v57 = v55 ^ v56
+	vpor ymm0, ymm6, ymm0
+; v80 = v76 ^ v79
 %line 571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm4, ymm3, ymm0
-; v58 = v47 | v50
+	vpxor ymm0, ymm2, ymm0
+; v81 = v78 & mem256[MK00000f0f]
 %line 572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm11, ymm1
-; v59 = v55 ^ v58
+	vpand ymm12, ymm1, [rel MK00000f0f]
+; v82 = v80 & mem256[MK00000f0f]
 %line 573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm3, ymm3, ymm0
-; v60 = v14 & mem256[MK00000f0f]
+	vpand ymm3, ymm0, [rel MK00000f0f]
+; 8x v85 = v51 >> 4
 %line 574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm12, ymm8, [rel MK00000f0f]
-; v61 = v16 & mem256[MK00000f0f]
+	vpsrld ymm13, ymm8, 4
+; 8x v87 = v52 >> 4
 %line 575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm11, ymm9, [rel MK00000f0f]
-; 8x v62 = v14 >> 4
-%line 576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm8, 4
-; v63 = v62 & mem256[MK00000f0f]
-%line 577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm13, ymm0, [rel MK00000f0f]
-; 8x v64 = v16 >> 4
-%line 578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsrld ymm0, ymm9, 4
-; v65 = v64 & mem256[MK00000f0f]
+; v89 = v52 | v85
+%line 576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm9, ymm13
+; v90 = v51 | v87
+%line 577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm8, ymm0
+; v91 = v89 ^ v90
+%line 578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm2
+; v92 = v52 | v87
 %line 579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm0, [rel MK00000f0f]
-; v66 = v61 | v63
+	vpor ymm0, ymm9, ymm0
+; v93 = v91 ^ v92
 %line 580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm11, ymm13
-; v67 = v60 | v65
+	vpxor ymm0, ymm1, ymm0
+; v94 = v51 | v85
 %line 581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm12, ymm0
-; v68 = v66 ^ v67
+	vpor ymm2, ymm8, ymm13
+; v95 = v91 ^ v94
 %line 582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm2
-; v69 = v61 | v65
+; v96 = v93 & mem256[MK000f0f0f]
 %line 583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm11, ymm0
-; v70 = v68 ^ v69
+	vpand ymm0, ymm0, [rel MK000f0f0f]
+; v97 = v95 & mem256[MK000f0f0f]
 %line 584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm2, ymm1, ymm0
-; v71 = v60 | v63
+	vpand ymm1, ymm1, [rel MK000f0f0f]
+; 8x v98 = v96 << 4
 %line 585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm13
-; v72 = v68 ^ v71
-%line 586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm11, ymm1, ymm0
-; v73 = v45 & mem256[MK000f0f0f]
-%line 587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm13, ymm5, [rel MK000f0f0f]
-; v74 = v46 & mem256[MK000f0f0f]
-%line 588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm12, ymm10, [rel MK000f0f0f]
-; 8x v75 = v45 >> 4
-%line 589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm5, 4
-; v76 = v75 & mem256[MK000f0f0f]
-%line 590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm14, ymm0, [rel MK000f0f0f]
-; 8x v77 = v46 >> 4
-%line 591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm10, 4
-; v78 = v77 & mem256[MK000f0f0f]
-%line 592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm15, ymm0, [rel MK000f0f0f]
-; v79 = v74 | v76
-%line 593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm14
-; v80 = v73 | v78
-%line 594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm13, ymm15
-; v81 = v79 ^ v80
-%line 595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v82 = v74 | v78
-%line 596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm15
-; v83 = v81 ^ v82
-%line 597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm1, ymm0
-; v84 = v73 | v76
-%line 598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm12, ymm13, ymm14
-; v85 = v81 ^ v84
-%line 599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm12
-; 8x v86 = v83 << 4
-%line 600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpslld ymm0, ymm0, 4
-; 8x v87 = v85 << 4
-%line 601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; 8x v99 = v97 << 4
+%line 586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpslld ymm1, ymm1, 4
-; v88 = v57 | v86
-%line 602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm4, ymm4, ymm0
-; v89 = v59 | v87
-%line 603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm3, ymm3, ymm1
-; 8x v90 = v70 << 16
-%line 604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm2, 16
-; 8x v91 = v72 << 16
-%line 605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm1, ymm11, 16
-; v92 = v14 | v90
-%line 606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm11, ymm8, ymm0
-; v93 = v16 | v91
-%line 607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm8, ymm9, ymm1
-; v94 = v2 & mem256[MK33333333]
-%line 608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm12, ymm6, [rel MK33333333]
-; v95 = v3 & mem256[MK33333333]
-%line 609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm9, ymm7, [rel MK33333333]
-; 8x v96 = v2 >> 2
-%line 610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm6, 2
-; v97 = v96 & mem256[MK33333333]
-%line 611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm13, ymm0, [rel MK33333333]
-; 8x v98 = v3 >> 2
-%line 612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm7, 2
-; v99 = v98 & mem256[MK33333333]
-%line 613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm0, [rel MK33333333]
-; v100 = v95 | v97
-%line 614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm9, ymm13
-; v101 = v94 | v99
-%line 615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm12, ymm0
-; v102 = v100 ^ v101
-%line 616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm2
-; v103 = v95 | v99
-%line 617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm9, ymm0
-; v104 = v102 ^ v103
-%line 618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm2, ymm1, ymm0
-; v105 = v94 | v97
-%line 619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm13
-; v106 = v102 ^ v105
-%line 620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm9, ymm1, ymm0
-; v107 = v92 & mem256[MK03033333]
-%line 621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm13, ymm11, [rel MK03033333]
-; v108 = v93 & mem256[MK03033333]
-%line 622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm12, ymm8, [rel MK03033333]
-; 8x v109 = v92 >> 2
-%line 623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm11, 2
-; v110 = v109 & mem256[MK03033333]
-%line 624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm14, ymm0, [rel MK03033333]
-; 8x v111 = v93 >> 2
-%line 625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm8, 2
-; v112 = v111 & mem256[MK03033333]
-%line 626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm15, ymm0, [rel MK03033333]
-; v113 = v108 | v110
-%line 627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm14
-; v114 = v107 | v112
-%line 628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm13, ymm15
-; v115 = v113 ^ v114
-%line 629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v116 = v108 | v112
-%line 630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm15
-; v117 = v115 ^ v116
-%line 631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm12, ymm1, ymm0
-; v118 = v107 | v110
-%line 632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm13, ymm14
-; v119 = v115 ^ v118
-%line 633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm0
-; v120 = v45 & mem256[MK00333333]
-%line 634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm13, ymm5, [rel MK00333333]
-; v121 = v46 & mem256[MK00333333]
-%line 635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm14, ymm10, [rel MK00333333]
-; 8x v122 = v45 >> 2
-%line 636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm5, 2
-; v123 = v122 & mem256[MK00333333]
-%line 637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9824], ymm5
-	vpand ymm5, ymm0, [rel MK00333333]
-; 8x v124 = v46 >> 2
-%line 638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm10, 2
-; v125 = v124 & mem256[MK00333333]
-%line 639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9856], ymm10
-	vpand ymm15, ymm0, [rel MK00333333]
-; v126 = v121 | v123
-%line 640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm14, ymm5
-; v127 = v120 | v125
-%line 641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm10, ymm13, ymm15
-; v128 = v126 ^ v127
-%line 642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm10, ymm0, ymm10
-; v129 = v121 | v125
-%line 643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm14, ymm15
-; v130 = v128 ^ v129
-%line 644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm14, ymm10, ymm0
-; v131 = v120 | v123
-%line 645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm13, ymm5
-; v132 = v128 ^ v131
-%line 646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm5, ymm10, ymm0
-; v133 = v88 & mem256[MK03333333]
-%line 647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm10, ymm4, [rel MK03333333]
-; v134 = v89 & mem256[MK03333333]
-%line 648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm13, ymm3, [rel MK03333333]
-; 8x v135 = v88 >> 2
-%line 649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v100 = v66 | v98
+%line 587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm10, ymm10, ymm0
+; v101 = v67 | v99
+%line 588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm11, ymm11, ymm1
+; 8x v102 = v81 << 16
+%line 589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm0, ymm12, 16
+; 8x v103 = v82 << 16
+%line 590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm1, ymm3, 16
+; v104 = v102 | v17
+%line 591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm6, ymm0, ymm6
+; v105 = v103 | v18
+%line 592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm7, ymm1, ymm7
+; 8x v108 = v2 >> 2
+%line 593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsrld ymm0, ymm4, 2
-; v136 = v135 & mem256[MK03333333]
-%line 650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9888], ymm4
-	vpand ymm4, ymm0, [rel MK03333333]
-; 8x v137 = v89 >> 2
-%line 651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm3, 2
-; v138 = v137 & mem256[MK03333333]
-%line 652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9920], ymm3
-	vpand ymm15, ymm0, [rel MK03333333]
-; v139 = v134 | v136
-%line 653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm13, ymm4
-; v140 = v133 | v138
-%line 654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm3, ymm10, ymm15
-; v141 = v139 ^ v140
-%line 655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm3, ymm0, ymm3
-; v142 = v134 | v138
-%line 656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm13, ymm15
-; v143 = v141 ^ v142
-%line 657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm3, ymm0
-; v144 = v133 | v136
-%line 658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm4, ymm10, ymm4
-; v145 = v141 ^ v144
-%line 659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm3, ymm3, ymm4
-; 8x v146 = v143 << 2
-%line 660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm0, 2
-; 8x v147 = v145 << 2
-%line 661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm3, ymm3, 2
-; v148 = v104 | v146
-%line 662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm4, ymm2, ymm0
-; v149 = v106 | v147
-%line 663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm3, ymm9, ymm3
-; 8x v150 = v130 << 2
-%line 664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm14, 2
-; 8x v151 = v132 << 2
-%line 665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm2, ymm5, 2
-; v152 = v117 | v150
-%line 666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm5, ymm12, ymm0
-; v153 = v119 | v151
-%line 667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm9, ymm1, ymm2
-; v154 = v2 & mem256[MK55555555]
-%line 668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm10, ymm6, [rel MK55555555]
-; v155 = v3 & mem256[MK55555555]
-%line 669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm12, ymm7, [rel MK55555555]
-; 8x v156 = v2 >> 1
-%line 670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm6, 1
-; v157 = v156 & mem256[MK55555555]
-%line 671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9760], ymm6
-	vpand ymm6, ymm0, [rel MK55555555]
-; 8x v158 = v3 >> 1
-%line 672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm7, 1
-; v159 = v158 & mem256[MK55555555]
-%line 673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9792], ymm7
-	vpand ymm0, ymm0, [rel MK55555555]
-; v160 = v155 | v157
-%line 674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm12, ymm6
-; v161 = v154 | v159
-%line 675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm10, ymm0
-; v162 = v160 ^ v161
-%line 676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; 8x v110 = v3 >> 2
+%line 594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm1, ymm5, 2
+; v112 = v108 | v3
+%line 595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm0, ymm5
+; v113 = v110 | v2
+%line 596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm3, ymm1, ymm4
+; v114 = v112 ^ v113
+%line 597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm2, ymm3
+; v115 = v110 | v3
+%line 598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm1, ymm5
+; v116 = v114 ^ v115
+%line 599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm2, ymm1
+; v117 = v108 | v2
+%line 600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm0, ymm4
+; v118 = v114 ^ v117
+%line 601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm2, ymm0
+; v119 = v116 & mem256[MK33333333]
+%line 602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm12, ymm1, [rel MK33333333]
+; v120 = v118 & mem256[MK33333333]
+%line 603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm3, ymm0, [rel MK33333333]
+; 8x v123 = v104 >> 2
+%line 604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm13, ymm6, 2
+; 8x v125 = v105 >> 2
+%line 605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm0, ymm7, 2
+; v127 = v105 | v123
+%line 606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm7, ymm13
+; v128 = v104 | v125
+%line 607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm6, ymm0
+; v129 = v127 ^ v128
+%line 608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm2
-; v163 = v155 | v159
-%line 677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm0
-; v164 = v162 ^ v163
-%line 678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm7, ymm1, ymm0
-; v165 = v154 | v157
-%line 679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm10, ymm6
-; v166 = v162 ^ v165
-%line 680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm6, ymm1, ymm0
-; v167 = v92 & mem256[MK05055555]
-%line 681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm10, ymm11, [rel MK05055555]
-; v168 = v93 & mem256[MK05055555]
-%line 682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm12, ymm8, [rel MK05055555]
-; 8x v169 = v92 >> 1
-%line 683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm11, 1
-; v170 = v169 & mem256[MK05055555]
-%line 684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9952], ymm11
-	vpand ymm11, ymm0, [rel MK05055555]
-; 8x v171 = v93 >> 1
-%line 685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm8, 1
-; v172 = v171 & mem256[MK05055555]
-%line 686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9984], ymm8
-	vpand ymm0, ymm0, [rel MK05055555]
-; v173 = v168 | v170
-%line 687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm12, ymm11
-; v174 = v167 | v172
-%line 688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm10, ymm0
-; v175 = v173 ^ v174
-%line 689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v130 = v105 | v125
+%line 609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm7, ymm0
+; v131 = v129 ^ v130
+%line 610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm1, ymm0
+; v132 = v104 | v123
+%line 611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm6, ymm13
+; v133 = v129 ^ v132
+%line 612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm2
-; v176 = v168 | v172
-%line 690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm0
-; v177 = v175 ^ v176
-%line 691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm1, ymm0
-; v178 = v167 | v170
-%line 692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm10, ymm11
-; v179 = v175 ^ v178
-%line 693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm10, ymm1, ymm0
-; v180 = v45 & mem256[MK00555555]
-%line 694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rsp + 9824]
-	vpand ymm12, ymm0, [rel MK00555555]
-; v181 = v46 & mem256[MK00555555]
-%line 695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 9856]
-	vpand ymm11, ymm1, [rel MK00555555]
-; 8x v182 = v45 >> 1
-%line 696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm0, 1
-; v183 = v182 & mem256[MK00555555]
-%line 697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm13, ymm0, [rel MK00555555]
-; 8x v184 = v46 >> 1
-%line 698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm1, 1
-; v185 = v184 & mem256[MK00555555]
-%line 699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm0, [rel MK00555555]
-; v186 = v181 | v183
-%line 700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm11, ymm13
-; v187 = v180 | v185
-%line 701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm12, ymm0
-; v188 = v186 ^ v187
-%line 702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm2
-; v189 = v181 | v185
-%line 703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm11, ymm0
-; v190 = v188 ^ v189
-%line 704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm2, ymm1, ymm0
-; v191 = v180 | v183
-%line 705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm13
-; v192 = v188 ^ v191
-%line 706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm11, ymm1, ymm0
-; v193 = v88 & mem256[MK05555555]
-%line 707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rsp + 9888]
-	vpand ymm13, ymm0, [rel MK05555555]
-; v194 = v89 & mem256[MK05555555]
-%line 708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 9920]
-	vpand ymm12, ymm1, [rel MK05555555]
-; 8x v195 = v88 >> 1
-%line 709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm0, 1
-; v196 = v195 & mem256[MK05555555]
-%line 710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm14, ymm0, [rel MK05555555]
-; 8x v197 = v89 >> 1
-%line 711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm1, 1
-; v198 = v197 & mem256[MK05555555]
-%line 712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm15, ymm0, [rel MK05555555]
-; v199 = v194 | v196
-%line 713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm14
-; v200 = v193 | v198
-%line 714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm13, ymm15
-; v201 = v199 ^ v200
-%line 715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v134 = v131 & mem256[MK03033333]
+%line 613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm13, ymm0, [rel MK03033333]
+; v135 = v133 & mem256[MK03033333]
+%line 614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm14, ymm1, [rel MK03033333]
+; 8x v138 = v51 >> 2
+%line 615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm2, ymm8, 2
+; 8x v140 = v52 >> 2
+%line 616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm15, ymm9, 2
+; v142 = v138 | v52
+%line 617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm2, ymm9
+; v143 = v140 | v51
+%line 618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm15, ymm8
+; v144 = v142 ^ v143
+%line 619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm0, ymm1
-; v202 = v194 | v198
-%line 716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm15
-; v203 = v201 ^ v202
-%line 717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm12, ymm1, ymm0
-; v204 = v193 | v196
-%line 718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm13, ymm14
-; v205 = v201 ^ v204
-%line 719+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm0
-; v206 = v148 & mem256[MK15555555]
-%line 720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm13, ymm4, [rel MK15555555]
-; v207 = v149 & mem256[MK15555555]
-%line 721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm14, ymm3, [rel MK15555555]
-; 8x v208 = v148 >> 1
-%line 722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm4, 1
-; v209 = v208 & mem256[MK15555555]
-%line 723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10016], ymm4
-	vpand ymm4, ymm0, [rel MK15555555]
-; 8x v210 = v149 >> 1
-%line 724+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm3, 1
-; v211 = v210 & mem256[MK15555555]
-%line 725+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10048], ymm3
-	vpand ymm15, ymm0, [rel MK15555555]
-; v212 = v207 | v209
-%line 726+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm14, ymm4
-; v213 = v206 | v211
-%line 727+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm3, ymm13, ymm15
-; v214 = v212 ^ v213
-%line 728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm3, ymm0, ymm3
-; v215 = v207 | v211
-%line 729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm14, ymm15
-; v216 = v214 ^ v215
-%line 730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm14, ymm3, ymm0
-; v217 = v206 | v209
-%line 731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm13, ymm4
-; v218 = v214 ^ v217
-%line 732+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm3, ymm3, ymm0
-; v219 = v152 & mem256[MK01455555]
-%line 733+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm4, ymm5, [rel MK01455555]
-; v220 = v153 & mem256[MK01455555]
-%line 734+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm13, ymm9, [rel MK01455555]
-; 8x v221 = v152 >> 1
-%line 735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v145 = v140 | v52
+%line 620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm15, ymm9
+; v146 = v144 ^ v145
+%line 621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9856], ymm9
+	vpxor ymm0, ymm1, ymm0
+; v147 = v138 | v51
+%line 622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm2, ymm8
+; v148 = v144 ^ v147
+%line 623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9824], ymm8
+	vpxor ymm1, ymm1, ymm2
+; v149 = v146 & mem256[MK00333333]
+%line 624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm8, ymm0, [rel MK00333333]
+; v150 = v148 & mem256[MK00333333]
+%line 625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm1, [rel MK00333333]
+; 8x v153 = v100 >> 2
+%line 626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm9, ymm10, 2
+; 8x v155 = v101 >> 2
+%line 627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm15, ymm11, 2
+; v157 = v101 | v153
+%line 628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm11, ymm9
+; v158 = v100 | v155
+%line 629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm10, ymm15
+; v159 = v157 ^ v158
+%line 630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm0, ymm1
+; v160 = v101 | v155
+%line 631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm11, ymm15
+; v161 = v159 ^ v160
+%line 632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm15, ymm1, ymm0
+; v162 = v100 | v153
+%line 633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm10, ymm9
+; v163 = v159 ^ v162
+%line 634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm1, ymm0
+; v164 = v161 & mem256[MK03333333]
+%line 635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm15, [rel MK03333333]
+; v165 = v163 & mem256[MK03333333]
+%line 636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel MK03333333]
+; 8x v166 = v164 << 2
+%line 637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm1, ymm1, 2
+; 8x v167 = v165 << 2
+%line 638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm0, ymm0, 2
+; v168 = v119 | v166
+%line 639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm9, ymm12, ymm1
+; v169 = v120 | v167
+%line 640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm3, ymm3, ymm0
+; 8x v170 = v149 << 2
+%line 641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm0, ymm8, 2
+; 8x v171 = v150 << 2
+%line 642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm1, ymm2, 2
+; v172 = v134 | v170
+%line 643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm8, ymm13, ymm0
+; v173 = v135 | v171
+%line 644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm12, ymm14, ymm1
+; 8x v176 = v2 >> 1
+%line 645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm13, ymm4, 1
+; 8x v178 = v3 >> 1
+%line 646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsrld ymm0, ymm5, 1
-; v222 = v221 & mem256[MK01455555]
-%line 736+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10080], ymm5
-	vpand ymm5, ymm0, [rel MK01455555]
-; 8x v223 = v153 >> 1
-%line 737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm9, 1
-; v224 = v223 & mem256[MK01455555]
-%line 738+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10112], ymm9
-	vpand ymm15, ymm0, [rel MK01455555]
-; v225 = v220 | v222
-%line 739+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm13, ymm5
-; v226 = v219 | v224
-%line 740+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm9, ymm4, ymm15
+; v180 = v176 | v3
+%line 647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm13, ymm5
+; v181 = v178 | v2
+%line 648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm0, ymm4
+; v182 = v180 ^ v181
+%line 649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm2
+; v183 = v178 | v3
+%line 650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm0, ymm5
+; v184 = v182 ^ v183
+%line 651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9792], ymm5
+	vpxor ymm0, ymm1, ymm0
+; v185 = v176 | v2
+%line 652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm13, ymm4
+; v186 = v182 ^ v185
+%line 653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9760], ymm4
+	vpxor ymm1, ymm1, ymm2
+; v187 = v184 & mem256[MK55555555]
+%line 654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm5, ymm0, [rel MK55555555]
+; v188 = v186 & mem256[MK55555555]
+%line 655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm4, ymm1, [rel MK55555555]
+; 8x v191 = v104 >> 1
+%line 656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm13, ymm6, 1
+; 8x v193 = v105 >> 1
+%line 657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm0, ymm7, 1
+; v195 = v105 | v191
+%line 658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm7, ymm13
+; v196 = v104 | v193
+%line 659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm6, ymm0
+; v197 = v195 ^ v196
+%line 660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm2
+; v198 = v105 | v193
+%line 661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm7, ymm0
+; v199 = v197 ^ v198
+%line 662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9984], ymm7
+	vpxor ymm0, ymm1, ymm0
+; v200 = v104 | v191
+%line 663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm6, ymm13
+; v201 = v197 ^ v200
+%line 664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9952], ymm6
+	vpxor ymm1, ymm1, ymm2
+; v202 = v199 & mem256[MK05055555]
+%line 665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm13, ymm0, [rel MK05055555]
+; v203 = v201 & mem256[MK05055555]
+%line 666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm6, ymm1, [rel MK05055555]
+; 8x v206 = v51 >> 1
+%line 667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm7, [rsp + 9824]
+	vpsrld ymm14, ymm7, 1
+; 8x v208 = v52 >> 1
+%line 668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm15, [rsp + 9856]
+	vpsrld ymm2, ymm15, 1
+; v210 = v206 | v52
+%line 669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm14, ymm15
+; v211 = v208 | v51
+%line 670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm2, ymm7
+; v212 = v210 ^ v211
+%line 671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm0, ymm1
+; v213 = v208 | v52
+%line 672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm2, ymm15
+; v214 = v212 ^ v213
+%line 673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm1, ymm0
+; v215 = v206 | v51
+%line 674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm14, ymm7
+; v216 = v212 ^ v215
+%line 675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm2
+; v217 = v214 & mem256[MK00555555]
+%line 676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm7, ymm0, [rel MK00555555]
+; v218 = v216 & mem256[MK00555555]
+%line 677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm1, [rel MK00555555]
+; 8x v221 = v100 >> 1
+%line 678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm14, ymm10, 1
+; 8x v223 = v101 >> 1
+%line 679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm15, ymm11, 1
+; v225 = v101 | v221
+%line 680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm11, ymm14
+; v226 = v100 | v223
+%line 681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm10, ymm15
 ; v227 = v225 ^ v226
-%line 741+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm9, ymm0, ymm9
-; v228 = v220 | v224
-%line 742+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm13, ymm15
+%line 682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm0, ymm1
+; v228 = v101 | v223
+%line 683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm11, ymm15
 ; v229 = v227 ^ v228
-%line 743+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm13, ymm9, ymm0
-; v230 = v219 | v222
-%line 744+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm4, ymm5
+%line 684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9920], ymm11
+	vpxor ymm0, ymm1, ymm0
+; v230 = v100 | v221
+%line 685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm11, ymm10, ymm14
 ; v231 = v227 ^ v230
-%line 745+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm4, ymm9, ymm0
-; 8x v232 = v216 << 1
-%line 746+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm14, 1
-; 8x v233 = v218 << 1
-%line 747+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm3, ymm3, 1
-; v234 = v164 | v232
-%line 748+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm5, ymm7, ymm0
-; v235 = v166 | v233
-%line 749+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm6, ymm6, ymm3
-; 8x v236 = v177 << 1
-%line 750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm8, 1
-; 8x v237 = v179 << 1
-%line 751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm3, ymm10, 1
-; v238 = v203 | v236
-%line 752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm7, ymm12, ymm0
-; v239 = v205 | v237
-%line 753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm3, ymm1, ymm3
-; 8x v240 = v229 << 1
-%line 754+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9888], ymm10
+	vpxor ymm1, ymm1, ymm11
+; v232 = v229 & mem256[MK05555555]
+%line 687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm11, ymm0, [rel MK05555555]
+; v233 = v231 & mem256[MK05555555]
+%line 688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm14, ymm1, [rel MK05555555]
+; 8x v236 = v168 >> 1
+%line 689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm10, ymm9, 1
+; 8x v238 = v169 >> 1
+%line 690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm15, ymm3, 1
+; v240 = v169 | v236
+%line 691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm3, ymm10
+; v241 = v168 | v238
+%line 692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm9, ymm15
+; v242 = v240 ^ v241
+%line 693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm0, ymm1
+; v243 = v169 | v238
+%line 694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm3, ymm15
+; v244 = v242 ^ v243
+%line 695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 10048], ymm3
+	vpxor ymm0, ymm1, ymm0
+; v245 = v168 | v236
+%line 696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm3, ymm9, ymm10
+; v246 = v242 ^ v245
+%line 697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 10016], ymm9
+	vpxor ymm1, ymm1, ymm3
+; v247 = v244 & mem256[MK15555555]
+%line 698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm9, ymm0, [rel MK15555555]
+; v248 = v246 & mem256[MK15555555]
+%line 699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm3, ymm1, [rel MK15555555]
+; 8x v251 = v172 >> 1
+%line 700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm10, ymm8, 1
+; 8x v253 = v173 >> 1
+%line 701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm15, ymm12, 1
+; v255 = v173 | v251
+%line 702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm12, ymm10
+; v256 = v172 | v253
+%line 703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm8, ymm15
+; v257 = v255 ^ v256
+%line 704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm0, ymm1
+; v258 = v173 | v253
+%line 705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm12, ymm15
+; v259 = v257 ^ v258
+%line 706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm15, ymm1, ymm0
+; v260 = v172 | v251
+%line 707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm8, ymm10
+; v261 = v257 ^ v260
+%line 708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm1, ymm0
+; v262 = v259 & mem256[MK01455555]
+%line 709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm10, ymm15, [rel MK01455555]
+; v263 = v261 & mem256[MK01455555]
+%line 710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm15, ymm0, [rel MK01455555]
+; 8x v264 = v247 << 1
+%line 711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm0, ymm9, 1
+; 8x v265 = v248 << 1
+%line 712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm1, ymm3, 1
+; v266 = v187 | v264
+%line 713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm3, ymm5, ymm0
+; v267 = v188 | v265
+%line 714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm4, ymm4, ymm1
+; 8x v268 = v202 << 1
+%line 715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpslld ymm0, ymm13, 1
-; 8x v241 = v231 << 1
-%line 755+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm1, ymm4, 1
-; v242 = v190 | v240
-%line 756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm8, ymm2, ymm0
-; v243 = v192 | v241
-%line 757+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm9, ymm11, ymm1
-; v244 = v238 & mem256[MK0000000f]
-%line 758+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm7, [rel MK0000000f]
-; v245 = v239 & mem256[MK0000000f]
-%line 759+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm3, [rel MK0000000f]
-; 8x v246 = v244 << 20
-%line 760+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; 8x v269 = v203 << 1
+%line 716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm1, ymm6, 1
+; v270 = v232 | v268
+%line 717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm5, ymm11, ymm0
+; v271 = v233 | v269
+%line 718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm6, ymm14, ymm1
+; 8x v272 = v262 << 1
+%line 719+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm0, ymm10, 1
+; 8x v273 = v263 << 1
+%line 720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm1, ymm15, 1
+; v274 = v217 | v272
+%line 721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm7, ymm0
+; v275 = v218 | v273
+%line 722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 10080], ymm0
+	vpor ymm0, ymm2, ymm1
+; v276 = v270 & mem256[MK0000000f]
+%line 723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 10112], ymm0
+	vpand ymm0, ymm5, [rel MK0000000f]
+; v277 = v271 & mem256[MK0000000f]
+%line 724+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm6, [rel MK0000000f]
+; 8x v278 = v276 << 20
+%line 725+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpslld ymm0, ymm0, 20
-; 8x v247 = v245 << 20
-%line 761+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; 8x v279 = v277 << 20
+%line 726+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpslld ymm1, ymm1, 20
-; v248 = v246 | v92
-%line 762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v280 = v104 | v278
+%line 727+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm2, [rsp + 9952]
-	vpor ymm0, ymm0, ymm2
-; v249 = v247 | v93
-%line 763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm2, ymm0
+; v281 = v105 | v279
+%line 728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm2, [rsp + 9984]
-	vpor ymm1, ymm1, ymm2
-; v250 = v238 & mem256[MK000000f0]
-%line 764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm2, ymm7, [rel MK000000f0]
-; v251 = v239 & mem256[MK000000f0]
-%line 765+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm4, ymm3, [rel MK000000f0]
-; 8x v252 = v250 << 24
-%line 766+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm2, ymm1
+; v282 = v270 & mem256[MK000000f0]
+%line 729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm5, [rel MK000000f0]
+; v283 = v271 & mem256[MK000000f0]
+%line 730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm7, ymm6, [rel MK000000f0]
+; 8x v284 = v282 << 24
+%line 731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpslld ymm2, ymm2, 24
-; 8x v253 = v251 << 24
-%line 767+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm4, ymm4, 24
-; v254 = v248 | v252
-%line 768+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; 8x v285 = v283 << 24
+%line 732+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm7, ymm7, 24
+; v286 = v280 | v284
+%line 733+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm2, ymm0, ymm2
-; v255 = v249 | v253
-%line 769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm4, ymm1, ymm4
-; v256 = v238 & mem256[MK0000ff00]
-%line 770+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm7, [rel MK0000ff00]
-; v257 = v239 & mem256[MK0000ff00]
-%line 771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm3, [rel MK0000ff00]
-; 8x v258 = v256 << 16
-%line 772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v287 = v281 | v285
+%line 734+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm7, ymm1, ymm7
+; v288 = v270 & mem256[MK0000ff00]
+%line 735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm5, [rel MK0000ff00]
+; v289 = v271 & mem256[MK0000ff00]
+%line 736+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm6, [rel MK0000ff00]
+; 8x v290 = v288 << 16
+%line 737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpslld ymm0, ymm0, 16
-; 8x v259 = v257 << 16
-%line 773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; 8x v291 = v289 << 16
+%line 738+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpslld ymm1, ymm1, 16
-; v260 = v258 | v45
-%line 774+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm10, [rsp + 9824]
-	vpor ymm10, ymm0, ymm10
-; v261 = v259 | v46
-%line 775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v292 = v290 | v51
+%line 739+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm9, [rsp + 9824]
+	vpor ymm9, ymm0, ymm9
+; v293 = v291 | v52
+%line 740+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rsp + 9856]
-	vpor ymm11, ymm1, ymm0
-; v262 = v238 & mem256[MK000f0000]
-%line 776+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm7, [rel MK000f0000]
-; v263 = v239 & mem256[MK000f0000]
-%line 777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm3, [rel MK000f0000]
-; 8x v264 = v262 << 12
-%line 778+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm10, ymm1, ymm0
+; v294 = v270 & mem256[MK000f0000]
+%line 741+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm5, [rel MK000f0000]
+; v295 = v271 & mem256[MK000f0000]
+%line 742+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm6, [rel MK000f0000]
+; 8x v296 = v294 << 12
+%line 743+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpslld ymm0, ymm0, 12
-; 8x v265 = v263 << 12
-%line 779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; 8x v297 = v295 << 12
+%line 744+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpslld ymm1, ymm1, 12
-; v266 = v264 | v88
-%line 780+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm12, [rsp + 9888]
-	vpor ymm12, ymm0, ymm12
-; v267 = v265 | v89
-%line 781+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v298 = v100 | v296
+%line 745+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm11, [rsp + 9888]
+	vpor ymm11, ymm11, ymm0
+; v299 = v101 | v297
+%line 746+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rsp + 9920]
-	vpor ymm13, ymm1, ymm0
-; v268 = v238 & mem256[MK00100000]
-%line 782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm7, [rel MK00100000]
-; v269 = v239 & mem256[MK00100000]
-%line 783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm3, [rel MK00100000]
-; 8x v270 = v268 << 10
-%line 784+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm13, ymm0, ymm1
+; v300 = v270 & mem256[MK00100000]
+%line 747+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm5, [rel MK00100000]
+; v301 = v271 & mem256[MK00100000]
+%line 748+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm6, [rel MK00100000]
+; 8x v302 = v300 << 10
+%line 749+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpslld ymm0, ymm0, 10
-; 8x v271 = v269 << 10
-%line 785+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; 8x v303 = v301 << 10
+%line 750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpslld ymm15, ymm1, 10
-; v272 = v148 | v270
-%line 786+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v304 = v168 | v302
+%line 751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm1, [rsp + 10016]
 	vpor ymm14, ymm1, ymm0
-; v273 = v149 | v271
-%line 787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v305 = v169 | v303
+%line 752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [rsp + 10048]
 	vpor ymm1, ymm0, ymm15
-; v274 = v238 & mem256[MK00400000]
-%line 788+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm7, [rel MK00400000]
-; v275 = v239 & mem256[MK00400000]
-%line 789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm15, ymm3, [rel MK00400000]
-; 8x v276 = v274 << 9
-%line 790+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v306 = v270 & mem256[MK00400000]
+%line 753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm5, [rel MK00400000]
+; v307 = v271 & mem256[MK00400000]
+%line 754+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm15, ymm6, [rel MK00400000]
+; 8x v308 = v306 << 9
+%line 755+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpslld ymm0, ymm0, 9
-; 8x v277 = v275 << 9
-%line 791+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; 8x v309 = v307 << 9
+%line 756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpslld ymm15, ymm15, 9
-; v278 = v272 | v276
-%line 792+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v310 = v304 | v308
+%line 757+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm14, ymm14, ymm0
-; v279 = v273 | v277
-%line 793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v311 = v305 | v309
+%line 758+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm15, ymm1, ymm15
-; v280 = v238 & mem256[MK0f000000]
-%line 794+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm7, [rel MK0f000000]
-; v281 = v239 & mem256[MK0f000000]
-%line 795+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm3, [rel MK0f000000]
-; 8x v282 = v280 << 2
-%line 796+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v312 = v270 & mem256[MK0f000000]
+%line 759+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm5, [rel MK0f000000]
+; v313 = v271 & mem256[MK0f000000]
+%line 760+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm6, [rel MK0f000000]
+; 8x v314 = v312 << 2
+%line 761+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpslld ymm0, ymm0, 2
-; 8x v283 = v281 << 2
-%line 797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm3, ymm1, 2
-; v284 = v152 | v282
-%line 798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 10080]
-	vpor ymm0, ymm1, ymm0
-; v285 = v153 | v283
-%line 799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; 8x v315 = v313 << 2
+%line 762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm1, ymm1, 2
+; v316 = v172 | v314
+%line 763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm5, ymm8, ymm0
+; v317 = v173 | v315
+%line 764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm12, ymm1
+; v318 = v2 | v3
+%line 765+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm6, [rsp + 9760]
+	vmovdqu ymm1, [rsp + 9792]
+	vpor ymm8, ymm6, ymm1
+; v319 = v286 | v287
+%line 766+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm7, ymm2, ymm7
+; v320 = v292 | v293
+%line 767+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm10, ymm9, ymm10
+; v321 = v298 | v299
+%line 768+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm12, ymm11, ymm13
+; v322 = v310 | v311
+%line 769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm13, ymm14, ymm15
+; v323 = v316 | v317
+%line 770+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm15, ymm5, ymm0
+; v324 = v266 | v267
+%line 771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm4, ymm3, ymm4
+; v325 = v274 | v275
+%line 772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9760], ymm3
+	vmovdqu ymm0, [rsp + 10080]
 	vmovdqu ymm1, [rsp + 10112]
-	vpor ymm7, ymm1, ymm3
-; v286 = v2 | v3
+	vpor ymm1, ymm0, ymm1
+; v326 = unpacklo32(v318, v319)
+%line 773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpunpckldq ymm3, ymm8, ymm7
+; v327 = unpackhi32(v318, v319)
+%line 774+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpunpckhdq ymm7, ymm8, ymm7
+; v328 = unpacklo32(v320, v321)
+%line 775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpunpckldq ymm8, ymm10, ymm12
+; v329 = unpackhi32(v320, v321)
+%line 776+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpunpckhdq ymm12, ymm10, ymm12
+; v330 = unpacklo32(v322, v323)
+%line 777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpunpckldq ymm10, ymm13, ymm15
+; v331 = unpackhi32(v322, v323)
+%line 778+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpunpckhdq ymm15, ymm13, ymm15
+; v332 = unpacklo32(v324, v325)
+%line 779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpunpckldq ymm13, ymm4, ymm1
+; v333 = unpackhi32(v324, v325)
+%line 780+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpunpckhdq ymm4, ymm4, ymm1
+; v334 = unpacklo64(v326, v328)
+%line 781+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpunpcklqdq ymm1, ymm3, ymm8
+; v335 = unpackhi64(v326, v328)
+%line 782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpunpckhqdq ymm8, ymm3, ymm8
+; v336 = unpacklo64(v327, v329)
+%line 783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpunpcklqdq ymm3, ymm7, ymm12
+; v337 = unpackhi64(v327, v329)
+%line 784+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpunpckhqdq ymm12, ymm7, ymm12
+; v338 = unpacklo64(v330, v332)
+%line 785+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpunpcklqdq ymm7, ymm10, ymm13
+; v339 = unpackhi64(v330, v332)
+%line 786+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpunpckhqdq ymm13, ymm10, ymm13
+; v340 = unpacklo64(v331, v333)
+%line 787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpunpcklqdq ymm10, ymm15, ymm4
+; v341 = unpackhi64(v331, v333)
+%line 788+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpunpckhqdq ymm15, ymm15, ymm4
+; v342 = permute128(v334, v338, 32)
+%line 789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vperm2i128 ymm4, ymm1, ymm7, 32
+; v343 = permute128(v334, v338, 49)
+%line 790+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vperm2i128 ymm1, ymm1, ymm7, 49
+; v344 = permute128(v335, v339, 32)
+%line 791+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vperm2i128 ymm7, ymm8, ymm13, 32
+; v345 = permute128(v335, v339, 49)
+%line 792+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vperm2i128 ymm8, ymm8, ymm13, 49
+; v346 = permute128(v336, v340, 32)
+%line 793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vperm2i128 ymm13, ymm3, ymm10, 32
+; v347 = permute128(v336, v340, 49)
+%line 794+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vperm2i128 ymm3, ymm3, ymm10, 49
+; v348 = permute128(v337, v341, 32)
+%line 795+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vperm2i128 ymm10, ymm12, ymm15, 32
+; v349 = permute128(v337, v341, 49)
+%line 796+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vperm2i128 ymm12, ymm12, ymm15, 49
+; mem256[pd + 384] = v342
+%line 797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 384], ymm4
+; mem256[pd + 448] = v344
+%line 798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 448], ymm7
+; mem256[pd + 512] = v346
+%line 799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 512], ymm13
+; mem256[pd + 576] = v348
 %line 800+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 9760]
-	vmovdqu ymm3, [rsp + 9792]
-	vpor ymm3, ymm1, ymm3
-; v287 = v254 | v255
+	vmovdqu [r11 + 576], ymm10
+; mem256[pd + 640] = v343
 %line 801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm4, ymm2, ymm4
-; v288 = v260 | v261
+	vmovdqu [r11 + 640], ymm1
+; mem256[pd + 704] = v345
 %line 802+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm11, ymm10, ymm11
-; v289 = v266 | v267
+	vmovdqu [r11 + 704], ymm8
+; mem256[pd + 768] = v347
 %line 803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm13, ymm12, ymm13
-; v290 = v278 | v279
+	vmovdqu [r11 + 768], ymm3
+; mem256[pd + 832] = v349
 %line 804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm15, ymm14, ymm15
-; v291 = v284 | v285
+	vmovdqu [r11 + 832], ymm12
+; v350 = unpacklo32(v2, v286)
 %line 805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm7, ymm0, ymm7
-; v292 = v234 | v235
+	vpunpckldq ymm7, ymm6, ymm2
+; v351 = unpackhi32(v2, v286)
 %line 806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm6, ymm5, ymm6
-; v293 = v242 | v243
+	vpunpckhdq ymm6, ymm6, ymm2
+; v352 = unpacklo32(v292, v298)
 %line 807+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9760], ymm5
-	vpor ymm5, ymm8, ymm9
-; v294 = unpacklo32(v286, v287)
+	vpunpckldq ymm1, ymm9, ymm11
+; v353 = unpackhi32(v292, v298)
 %line 808+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckldq ymm9, ymm3, ymm4
-; v295 = unpackhi32(v286, v287)
+	vpunpckhdq ymm2, ymm9, ymm11
+; v354 = unpacklo32(v310, v316)
 %line 809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhdq ymm3, ymm3, ymm4
-; v296 = unpacklo32(v288, v289)
+	vpunpckldq ymm4, ymm14, ymm5
+; v355 = unpackhi32(v310, v316)
 %line 810+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckldq ymm4, ymm11, ymm13
-; v297 = unpackhi32(v288, v289)
+	vpunpckhdq ymm10, ymm14, ymm5
+; v356 = unpacklo32(v266, v274)
 %line 811+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhdq ymm13, ymm11, ymm13
-; v298 = unpacklo32(v290, v291)
+	vmovdqu ymm5, [rsp + 9760]
+	vpunpckldq ymm3, ymm5, ymm0
+; v357 = unpackhi32(v266, v274)
 %line 812+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckldq ymm11, ymm15, ymm7
-; v299 = unpackhi32(v290, v291)
+	vpunpckhdq ymm0, ymm5, ymm0
+; v358 = unpacklo64(v350, v352)
 %line 813+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhdq ymm15, ymm15, ymm7
-; v300 = unpacklo32(v292, v293)
+	vpunpcklqdq ymm5, ymm7, ymm1
+; v359 = unpackhi64(v350, v352)
 %line 814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckldq ymm7, ymm6, ymm5
-; v301 = unpackhi32(v292, v293)
+	vpunpckhqdq ymm9, ymm7, ymm1
+; v360 = unpacklo64(v351, v353)
 %line 815+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhdq ymm6, ymm6, ymm5
-; v302 = unpacklo64(v294, v296)
+	vpunpcklqdq ymm7, ymm6, ymm2
+; v361 = unpackhi64(v351, v353)
 %line 816+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpcklqdq ymm5, ymm9, ymm4
-; v303 = unpackhi64(v294, v296)
+	vpunpckhqdq ymm8, ymm6, ymm2
+; v362 = unpacklo64(v354, v356)
 %line 817+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhqdq ymm9, ymm9, ymm4
-; v304 = unpacklo64(v295, v297)
+	vpunpcklqdq ymm1, ymm4, ymm3
+; v363 = unpackhi64(v354, v356)
 %line 818+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpcklqdq ymm4, ymm3, ymm13
-; v305 = unpackhi64(v295, v297)
+	vpunpckhqdq ymm2, ymm4, ymm3
+; v364 = unpacklo64(v355, v357)
 %line 819+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhqdq ymm13, ymm3, ymm13
-; v306 = unpacklo64(v298, v300)
+	vpunpcklqdq ymm3, ymm10, ymm0
+; v365 = unpackhi64(v355, v357)
 %line 820+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpcklqdq ymm3, ymm11, ymm7
-; v307 = unpackhi64(v298, v300)
+	vpunpckhqdq ymm0, ymm10, ymm0
+; v366 = permute128(v358, v362, 32)
 %line 821+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhqdq ymm11, ymm11, ymm7
-; v308 = unpacklo64(v299, v301)
+	vperm2i128 ymm4, ymm5, ymm1, 32
+; v367 = permute128(v358, v362, 49)
 %line 822+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpcklqdq ymm7, ymm15, ymm6
-; v309 = unpackhi64(v299, v301)
+	vperm2i128 ymm1, ymm5, ymm1, 49
+; v368 = permute128(v359, v363, 32)
 %line 823+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhqdq ymm15, ymm15, ymm6
-; v310 = permute128(v302, v306, 32)
+	vperm2i128 ymm5, ymm9, ymm2, 32
+; v369 = permute128(v359, v363, 49)
 %line 824+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vperm2i128 ymm6, ymm5, ymm3, 32
-; v311 = permute128(v302, v306, 49)
+	vperm2i128 ymm2, ymm9, ymm2, 49
+; v370 = permute128(v360, v364, 32)
 %line 825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vperm2i128 ymm3, ymm5, ymm3, 49
-; v312 = permute128(v303, v307, 32)
+	vperm2i128 ymm6, ymm7, ymm3, 32
+; v371 = permute128(v360, v364, 49)
 %line 826+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vperm2i128 ymm5, ymm9, ymm11, 32
-; v313 = permute128(v303, v307, 49)
+	vperm2i128 ymm3, ymm7, ymm3, 49
+; v372 = permute128(v361, v365, 32)
 %line 827+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vperm2i128 ymm9, ymm9, ymm11, 49
-; v314 = permute128(v304, v308, 32)
+	vperm2i128 ymm7, ymm8, ymm0, 32
+; v373 = permute128(v361, v365, 49)
 %line 828+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vperm2i128 ymm11, ymm4, ymm7, 32
-; v315 = permute128(v304, v308, 49)
+	vperm2i128 ymm0, ymm8, ymm0, 49
+; mem256[pd + 416] = v366
 %line 829+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vperm2i128 ymm4, ymm4, ymm7, 49
-; v316 = permute128(v305, v309, 32)
+	vmovdqu [r11 + 416], ymm4
+; mem256[pd + 480] = v368
 %line 830+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vperm2i128 ymm7, ymm13, ymm15, 32
-; v317 = permute128(v305, v309, 49)
+	vmovdqu [r11 + 480], ymm5
+; mem256[pd + 544] = v370
 %line 831+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vperm2i128 ymm13, ymm13, ymm15, 49
-; mem256[pd + 384] = v310
+	vmovdqu [r11 + 544], ymm6
+; mem256[pd + 608] = v372
 %line 832+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 384], ymm6
-; mem256[pd + 448] = v312
+	vmovdqu [r11 + 608], ymm7
+; mem256[pd + 672] = v367
 %line 833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 448], ymm5
-; mem256[pd + 512] = v314
+	vmovdqu [r11 + 672], ymm1
+; mem256[pd + 736] = v369
 %line 834+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 512], ymm11
-; mem256[pd + 576] = v316
+	vmovdqu [r11 + 736], ymm2
+; mem256[pd + 800] = v371
 %line 835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 576], ymm7
-; mem256[pd + 640] = v311
+	vmovdqu [r11 + 800], ymm3
+; mem256[pd + 864] = v373
 %line 836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 640], ymm3
-; mem256[pd + 704] = v313
-%line 837+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 704], ymm9
-; mem256[pd + 768] = v315
-%line 838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 768], ymm4
-; mem256[pd + 832] = v317
-%line 839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 832], ymm13
-; v318 = unpacklo32(v2, v254)
-%line 840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckldq ymm6, ymm1, ymm2
-; v319 = unpackhi32(v2, v254)
-%line 841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhdq ymm5, ymm1, ymm2
-; v320 = unpacklo32(v260, v266)
-%line 842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckldq ymm1, ymm10, ymm12
-; v321 = unpackhi32(v260, v266)
-%line 843+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhdq ymm2, ymm10, ymm12
-; v322 = unpacklo32(v278, v284)
-%line 844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckldq ymm4, ymm14, ymm0
-; v323 = unpackhi32(v278, v284)
-%line 845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhdq ymm10, ymm14, ymm0
-; v324 = unpacklo32(v234, v242)
-%line 846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm3, [rsp + 9760]
-	vpunpckldq ymm0, ymm3, ymm8
-; v325 = unpackhi32(v234, v242)
-%line 847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhdq ymm3, ymm3, ymm8
-; v326 = unpacklo64(v318, v320)
-%line 848+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpcklqdq ymm9, ymm6, ymm1
-; v327 = unpackhi64(v318, v320)
-%line 849+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhqdq ymm6, ymm6, ymm1
-; v328 = unpacklo64(v319, v321)
-%line 850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpcklqdq ymm7, ymm5, ymm2
-; v329 = unpackhi64(v319, v321)
-%line 851+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhqdq ymm8, ymm5, ymm2
-; v330 = unpacklo64(v322, v324)
-%line 852+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpcklqdq ymm1, ymm4, ymm0
-; v331 = unpackhi64(v322, v324)
-%line 853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhqdq ymm0, ymm4, ymm0
-; v332 = unpacklo64(v323, v325)
-%line 854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpcklqdq ymm2, ymm10, ymm3
-; v333 = unpackhi64(v323, v325)
-%line 855+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhqdq ymm3, ymm10, ymm3
-; v334 = permute128(v326, v330, 32)
-%line 856+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vperm2i128 ymm4, ymm9, ymm1, 32
-; v335 = permute128(v326, v330, 49)
-%line 857+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vperm2i128 ymm1, ymm9, ymm1, 49
-; v336 = permute128(v327, v331, 32)
-%line 858+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vperm2i128 ymm5, ymm6, ymm0, 32
-; v337 = permute128(v327, v331, 49)
-%line 859+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vperm2i128 ymm0, ymm6, ymm0, 49
-; v338 = permute128(v328, v332, 32)
-%line 860+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vperm2i128 ymm6, ymm7, ymm2, 32
-; v339 = permute128(v328, v332, 49)
-%line 861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vperm2i128 ymm2, ymm7, ymm2, 49
-; v340 = permute128(v329, v333, 32)
-%line 862+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vperm2i128 ymm7, ymm8, ymm3, 32
-; v341 = permute128(v329, v333, 49)
-%line 863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vperm2i128 ymm3, ymm8, ymm3, 49
-; mem256[pd + 416] = v334
-%line 864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 416], ymm4
-; mem256[pd + 480] = v336
-%line 865+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 480], ymm5
-; mem256[pd + 544] = v338
-%line 866+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 544], ymm6
-; mem256[pd + 608] = v340
-%line 867+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 608], ymm7
-; mem256[pd + 672] = v335
-%line 868+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 672], ymm1
-; mem256[pd + 736] = v337
-%line 869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 736], ymm0
-; mem256[pd + 800] = v339
-%line 870+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 800], ymm2
-; mem256[pd + 864] = v341
-%line 871+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 864], ymm3
+	vmovdqu [r11 + 864], ymm0
 ; q += 32
-%line 872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	add r11, 32
+%line 837+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	add rsi, 32
 ; pd += 512
-%line 873+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	add rax, 512
+%line 838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	add r11, 512
 ; t0 = pd + 512
-%line 874+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	lea r8, [rax + 512]
+%line 839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	lea r8, [r11 + 512]
 ; =? cnt - 4
-%line 875+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	cmp r9, 4
 ; pd = t0 if =
-%line 876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	cmove rax, r8
+%line 841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	cmove r11, r8
 ; =? cnt -= 1
-%line 877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	sub r9, 1
 ; goto evloop if !=
-%line 878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 843+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	jne .Levloop
-; mb = 0
-%line 879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov r8, 0
 ; pc = w
-%line 880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov rax, r10
-	mov r9, rax
+%line 844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov r11, r10
+	mov rax, r11
+; mb = 0
+%line 845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov r8, 0
 align 32
-.Lbloop:
-; i0 = mb
-%line 882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov r11, r8
-; i0 -= 20
-%line 883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	sub r11, 20
-; t0 = 0
-%line 884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov r10, 0
-; signed<? i0 - 0
-%line 885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	cmp r11, 0
-; i0 = t0 if signed<
-%line 886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	cmovl r11, r10
-; i1 = mb + 3
-%line 887+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	lea rsi, [r8 + 3]
-; t0 = 20
-%line 888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov r10, 20
-; signed>? i1 - 20
-%line 889+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	cmp rsi, 20
-; i1 = t0 if signed>
-%line 890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	cmovg rsi, r10
-; cnt = i1 - i0
-%line 891+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	sub rsi, r11
-; cnt += 1
-%line 892+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	add rsi, 1
-; pb = mb - i0
-%line 893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov r10, r8
-	sub r10, r11
-; pb <<= 6
-%line 894+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	shl r10, 6
-; pb += w
-%line 895+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	add r10, rax
+.Lblocks0:
+; pa = mb
+%line 847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov r9, r8
 ; pa <<= 6
-%line 897+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	shl r11, 6
+%line 848+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	shl r9, 6
 ; pa += w
-%line 898+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	add r11, rax
-; anz = mem256[pa + 384]
-%line 899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [r11 + 384]
-; as = mem256[pa + 416]
-%line 900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [r11 + 416]
-; acc0l = anz & mem256[pb + 2432]
-%line 901+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm2, ymm0, [r10 + 2432]
-; acc0h = as ^ mem256[pb + 2464]
-%line 902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm3, ymm1, [r10 + 2464]
-; acc0h &= acc0l
-%line 903+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm4, ymm3, ymm2
-; acc0l ^= acc0h
-%line 904+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm5, ymm2, ymm4
-; acc1l = anz & mem256[pb + 2496]
-%line 905+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm2, ymm0, [r10 + 2496]
-; acc1h = as ^ mem256[pb + 2528]
-%line 906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm3, ymm1, [r10 + 2528]
-; acc1h &= acc1l
-%line 907+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm6, ymm3, ymm2
-; acc1l ^= acc1h
-%line 908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm7, ymm2, ymm6
-; acc2l = anz & mem256[pb + 2560]
-%line 909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm2, ymm0, [r10 + 2560]
-; acc2h = as ^ mem256[pb + 2592]
-%line 910+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm3, ymm1, [r10 + 2592]
-; acc2h &= acc2l
-%line 911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 849+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	add r9, r11
+; anz = mem256[pa + 576]
+%line 850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r9 + 576]
+; as = mem256[pa + 576 + 32]
+%line 851+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm1, [r9 + 608]
+; acc3n = anz & mem256[w + 2432]
+%line 852+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [r11 + 2432]
+; acc3s = as ^ mem256[w + 2432 + 32]
+%line 853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, [r11 + 2464]
+; anz = mem256[pa + 512]
+%line 854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm2, [r9 + 512]
+; as = mem256[pa + 512 + 32]
+%line 855+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm3, [r9 + 544]
+; acc2n = anz & mem256[w + 2432]
+%line 856+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm5, ymm2, [r11 + 2432]
+; acc2s = as ^ mem256[w + 2432 + 32]
+%line 857+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm4, ymm3, [r11 + 2464]
+; m0 = anz & mem256[w + 2496]
+%line 858+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm2, [r11 + 2496]
+; m1 = as ^ mem256[w + 2496 + 32]
+%line 859+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm3, ymm3, [r11 + 2528]
+; m1 ^= acc3s
+%line 860+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm3, ymm3, ymm1
+; m1 ^= acc3n
+%line 861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm3, ymm3, ymm0
+; m1 &= m0
+%line 862+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm3, ymm3, ymm2
-; acc2l ^= acc2h
-%line 912+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm2, ymm3
-; acc3l = anz & mem256[pb + 2624]
-%line 913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm0, [r10 + 2624]
-; acc3h = as ^ mem256[pb + 2656]
-%line 914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, [r10 + 2656]
-; acc3h &= acc3l
-%line 915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm11, ymm1, ymm0
-; acc3l ^= acc3h
-%line 916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm10, ymm0, ymm11
-; pa += 64
-%line 917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	add r11, 64
-; pb -= 64
-%line 918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	sub r10, 64
-; =? cnt -= 1
-%line 919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	sub rsi, 1
-; goto mdone if =
-%line 920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	je .Lmdone
-align 32
-.Lmloop:
-; anz = mem256[pa + 384]
-%line 922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm9, [r11 + 384]
-; as = mem256[pa + 416]
-%line 923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm12, [r11 + 416]
-; m0 = anz & mem256[pb + 2432]
-%line 924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm9, [r10 + 2432]
-; m1 = as ^ mem256[pb + 2464]
-%line 925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm12, [r10 + 2464]
+; acc3s ^= m1
+%line 863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm6, ymm1, ymm3
+; acc3n ^= m0
+%line 864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm0, ymm2
+; acc3n |= m1
+%line 865+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm8, ymm0, ymm3
+; anz = mem256[pa + 448]
+%line 866+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r9 + 448]
+; as = mem256[pa + 448 + 32]
+%line 867+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm9, [r9 + 480]
+; acc1n = anz & mem256[w + 2432]
+%line 868+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm7, ymm0, [r11 + 2432]
+; acc1s = as ^ mem256[w + 2432 + 32]
+%line 869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm3, ymm9, [r11 + 2464]
+; m0 = anz & mem256[w + 2496]
+%line 870+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm0, [r11 + 2496]
+; m1 = as ^ mem256[w + 2496 + 32]
+%line 871+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm9, [r11 + 2528]
+; m1 ^= acc2s
+%line 872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm2, ymm4
+; m1 ^= acc2n
+%line 873+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm2, ymm5
 ; m1 &= m0
-%line 926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm13, ymm1, ymm0
-; m0 ^= m1
-%line 927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm2, ymm0, ymm13
-; u = acc0l | m1
-%line 928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm5, ymm13
-; v = acc0h | m0
-%line 929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm4, ymm2
-; u ^= v
-%line 930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm0, ymm1
-; m0 |= acc0l
-%line 931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm2, ymm5
-; m1 |= acc0h
-%line 932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm13, ymm13, ymm4
-; acc0h = m0 ^ u
-%line 933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm4, ymm2, ymm0
-; acc0l = m1 ^ u
-%line 934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm5, ymm13, ymm0
-; m0 = anz & mem256[pb + 2496]
-%line 935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm9, [r10 + 2496]
-; m1 = as ^ mem256[pb + 2528]
-%line 936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm12, [r10 + 2528]
+%line 874+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm2, ymm1
+; acc2s ^= m1
+%line 875+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm4, ymm4, ymm2
+; acc2n ^= m0
+%line 876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm5, ymm5, ymm1
+; acc2n |= m1
+%line 877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm5, ymm5, ymm2
+; m0 = anz & mem256[w + 2560]
+%line 878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [r11 + 2560]
+; m1 = as ^ mem256[w + 2560 + 32]
+%line 879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm9, [r11 + 2592]
+; m1 ^= acc3s
+%line 880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm6
+; m1 ^= acc3n
+%line 881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm8
 ; m1 &= m0
-%line 937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm13, ymm1, ymm0
-; m0 ^= m1
-%line 938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm0, ymm13
-; u = acc1l | m1
-%line 939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm7, ymm13
-; v = acc1h | m0
-%line 940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm6, ymm0
-; u ^= v
-%line 941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm2
-; m0 |= acc1l
-%line 942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm0, ymm7
-; m1 |= acc1h
-%line 943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm13, ymm13, ymm6
-; acc1h = m0 ^ u
-%line 944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm6, ymm0, ymm1
-; acc1l = m1 ^ u
-%line 945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm7, ymm13, ymm1
-; m0 = anz & mem256[pb + 2560]
-%line 946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm9, [r10 + 2560]
-; m1 = as ^ mem256[pb + 2592]
-%line 947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm12, [r10 + 2592]
-; m1 &= m0
-%line 948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm13, ymm1, ymm0
-; m0 ^= m1
-%line 949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm0, ymm13
-; u = acc2l | m1
-%line 950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm8, ymm13
-; v = acc2h | m0
-%line 951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm3, ymm0
-; u ^= v
-%line 952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm2
-; m0 |= acc2l
-%line 953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm0, ymm8
-; m1 |= acc2h
-%line 954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm13, ymm13, ymm3
-; acc2h = m0 ^ u
-%line 955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm3, ymm0, ymm1
-; acc2l = m1 ^ u
-%line 956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm13, ymm1
-; m0 = anz & mem256[pb + 2624]
-%line 957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm9, [r10 + 2624]
-; m1 = as ^ mem256[pb + 2656]
-%line 958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm12, [r10 + 2656]
-; m1 &= m0
-%line 959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm1, ymm1, ymm0
-; m0 ^= m1
-%line 960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm0, ymm1
-; u = acc3l | m1
-%line 961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm10, ymm1
-; v = acc3h | m0
-%line 962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm9, ymm11, ymm0
-; u ^= v
-%line 963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm2, ymm2, ymm9
-; m0 |= acc3l
-%line 964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm0, ymm10
-; m1 |= acc3h
-%line 965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm1, ymm11
-; acc3h = m0 ^ u
-%line 966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm11, ymm0, ymm2
-; acc3l = m1 ^ u
-%line 967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm10, ymm1, ymm2
-; pa += 64
-%line 968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	add r11, 64
-; pb -= 64
-%line 969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	sub r10, 64
+; acc3s ^= m1
+%line 883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm6, ymm6, ymm1
+; acc3n ^= m0
+%line 884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm8, ymm8, ymm0
+; acc3n |= m1
+%line 885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm11, ymm8, ymm1
+; anz = mem256[pa + 384]
+%line 886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm9, [r9 + 384]
+; as = mem256[pa + 384 + 32]
+%line 887+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm10, [r9 + 416]
+; acc0n = anz & mem256[w + 2432]
+%line 888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm9, [r11 + 2432]
+; acc0s = as ^ mem256[w + 2432 + 32]
+%line 889+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm8, ymm10, [r11 + 2464]
+; m0 = anz & mem256[w + 2496]
+%line 890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm9, [r11 + 2496]
+; m1 = as ^ mem256[w + 2496 + 32]
+%line 891+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm10, [r11 + 2528]
+; m1 ^= acc1s
+%line 892+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm3
+; m1 ^= acc1n
+%line 893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm7
+; m1 &= m0
+%line 894+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, ymm0
+; acc1s ^= m1
+%line 895+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm3, ymm3, ymm1
+; acc1n ^= m0
+%line 896+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm7, ymm7, ymm0
+; acc1n |= m1
+%line 897+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm7, ymm7, ymm1
+; m0 = anz & mem256[w + 2560]
+%line 898+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm9, [r11 + 2560]
+; m1 = as ^ mem256[w + 2560 + 32]
+%line 899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm10, [r11 + 2592]
+; m1 ^= acc2s
+%line 900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm4
+; m1 ^= acc2n
+%line 901+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm5
+; m1 &= m0
+%line 902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, ymm0
+; acc2s ^= m1
+%line 903+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm4, ymm4, ymm1
+; acc2n ^= m0
+%line 904+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm5, ymm5, ymm0
+; acc2n |= m1
+%line 905+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm5, ymm5, ymm1
+; m0 = anz & mem256[w + 2624]
+%line 906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm9, [r11 + 2624]
+; m1 = as ^ mem256[w + 2624 + 32]
+%line 907+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm10, [r11 + 2656]
+; m1 ^= acc3s
+%line 908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm6
+; m1 ^= acc3n
+%line 909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm11
+; m1 &= m0
+%line 910+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, ymm0
+; acc3s ^= m1
+%line 911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm6, ymm6, ymm1
+; acc3n ^= m0
+%line 912+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm11, ymm11, ymm0
+; acc3n |= m1
+%line 913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm11, ymm11, ymm1
+; cnt = mb
+%line 914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov rsi, r8
+; =? cnt - 0
+%line 915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	cmp rsi, 0
+; goto lowdone if =
+%line 916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	je .Llowdone
+; pb = w
+%line 917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov r10, r11
+align 32
+.Llowloop:
+; pa -= 64
+%line 919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	sub r9, 64
+; pb += 64
+%line 920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	add r10, 64
+; anz = mem256[pa + 384]
+%line 921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm9, [r9 + 384]
+; as = mem256[pa + 384 + 32]
+%line 922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm10, [r9 + 416]
+; m0 = anz & mem256[pb + 2432]
+%line 923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm9, [r10 + 2432]
+; m1 = as ^ mem256[pb + 2432 + 32]
+%line 924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm10, [r10 + 2464]
+; m1 ^= acc0s
+%line 925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm8
+; m1 ^= acc0n
+%line 926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm2
+; m1 &= m0
+%line 927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, ymm0
+; acc0s ^= m1
+%line 928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm8, ymm8, ymm1
+; acc0n ^= m0
+%line 929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm2, ymm0
+; acc0n |= m1
+%line 930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm2, ymm1
+; m0 = anz & mem256[pb + 2496]
+%line 931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm9, [r10 + 2496]
+; m1 = as ^ mem256[pb + 2496 + 32]
+%line 932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm10, [r10 + 2528]
+; m1 ^= acc1s
+%line 933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm3
+; m1 ^= acc1n
+%line 934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm7
+; m1 &= m0
+%line 935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, ymm0
+; acc1s ^= m1
+%line 936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm3, ymm3, ymm1
+; acc1n ^= m0
+%line 937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm7, ymm7, ymm0
+; acc1n |= m1
+%line 938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm7, ymm7, ymm1
+; m0 = anz & mem256[pb + 2560]
+%line 939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm9, [r10 + 2560]
+; m1 = as ^ mem256[pb + 2560 + 32]
+%line 940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm10, [r10 + 2592]
+; m1 ^= acc2s
+%line 941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm4
+; m1 ^= acc2n
+%line 942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm5
+; m1 &= m0
+%line 943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, ymm0
+; acc2s ^= m1
+%line 944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm4, ymm4, ymm1
+; acc2n ^= m0
+%line 945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm5, ymm5, ymm0
+; acc2n |= m1
+%line 946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm5, ymm5, ymm1
+; m0 = anz & mem256[pb + 2624]
+%line 947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm9, [r10 + 2624]
+; m1 = as ^ mem256[pb + 2624 + 32]
+%line 948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm10, [r10 + 2656]
+; m1 ^= acc3s
+%line 949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm6
+; m1 ^= acc3n
+%line 950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm11
+; m1 &= m0
+%line 951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, ymm0
+; acc3s ^= m1
+%line 952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm6, ymm6, ymm1
+; acc3n ^= m0
+%line 953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm11, ymm11, ymm0
+; acc3n |= m1
+%line 954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm11, ymm11, ymm1
 ; =? cnt -= 1
-%line 970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	sub rsi, 1
-; goto mloop if !=
+; goto lowloop if !=
+%line 956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	jne .Llowloop
+.Llowdone:
+; m1 = acc0n & acc0s
+%line 958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm2, ymm8
+; m0 = acc0n ^ m1
+%line 959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm2, ymm0
+; mem256[pc + 4480] = m1
+%line 960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rax + 4480], ymm0
+; mem256[pc + 4512] = m0
+%line 961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rax + 4512], ymm1
+; m1 = acc1n & acc1s
+%line 962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm7, ymm3
+; m0 = acc1n ^ m1
+%line 963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm7, ymm0
+; mem256[pc + 4544] = m1
+%line 964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rax + 4544], ymm0
+; mem256[pc + 4576] = m0
+%line 965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rax + 4576], ymm1
+; m1 = acc2n & acc2s
+%line 966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm5, ymm4
+; m0 = acc2n ^ m1
+%line 967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm5, ymm0
+; mem256[pc + 4608] = m1
+%line 968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rax + 4608], ymm0
+; mem256[pc + 4640] = m0
+%line 969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rax + 4640], ymm1
+; m1 = acc3n & acc3s
+%line 970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm11, ymm6
+; m0 = acc3n ^ m1
 %line 971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	jne .Lmloop
-.Lmdone:
-; mem256[pc + 4480] = acc0h
+	vpxor ymm1, ymm11, ymm0
+; mem256[pc + 4672] = m1
+%line 972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rax + 4672], ymm0
+; mem256[pc + 4704] = m0
 %line 973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r9 + 4480], ymm4
-; mem256[pc + 4512] = acc0l
-%line 974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r9 + 4512], ymm5
-; mem256[pc + 4544] = acc1h
-%line 975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r9 + 4544], ymm6
-; mem256[pc + 4576] = acc1l
-%line 976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r9 + 4576], ymm7
-; mem256[pc + 4608] = acc2h
-%line 977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r9 + 4608], ymm3
-; mem256[pc + 4640] = acc2l
-%line 978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r9 + 4640], ymm8
-; mem256[pc + 4672] = acc3h
-%line 979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r9 + 4672], ymm11
-; mem256[pc + 4704] = acc3l
-%line 980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r9 + 4704], ymm10
+	vmovdqu [rax + 4704], ymm1
 ; pc += 256
-%line 981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	add r9, 256
+%line 974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	add rax, 256
 ; mb += 4
+%line 975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	add r8, 4
+; unsigned<? mb - 20
+%line 976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	cmp r8, 20
+; goto blocks0 if unsigned<
+%line 977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	jb .Lblocks0
+; mb = 20
+%line 978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov r8, 20
+align 32
+.Lblocks1:
+; pa = mb
+%line 980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov r9, r8
+; pa -= 20
+%line 981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	sub r9, 20
+; pa <<= 6
 %line 982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	shl r9, 6
+; pa += w
+%line 983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	add r9, r11
+; anz = mem256[pa + 384]
+%line 984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r9 + 384]
+; as = mem256[pa + 384 + 32]
+%line 985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm1, [r9 + 416]
+; acc0n = anz & mem256[w + 3712]
+%line 986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [r11 + 3712]
+; acc0s = as ^ mem256[w + 3712 + 32]
+%line 987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, [r11 + 3744]
+; anz = mem256[pa + 448]
+%line 988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm2, [r9 + 448]
+; as = mem256[pa + 448 + 32]
+%line 989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm3, [r9 + 480]
+; m0 = anz & mem256[w + 3648]
+%line 990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm4, ymm2, [r11 + 3648]
+; m1 = as ^ mem256[w + 3648 + 32]
+%line 991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm5, ymm3, [r11 + 3680]
+; m1 ^= acc0s
+%line 992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm5, ymm5, ymm1
+; m1 ^= acc0n
+%line 993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm5, ymm5, ymm0
+; m1 &= m0
+%line 994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm5, ymm5, ymm4
+; acc0s ^= m1
+%line 995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm6, ymm1, ymm5
+; acc0n ^= m0
+%line 996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm0, ymm4
+; acc0n |= m1
+%line 997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm0, ymm5
+; acc1n = anz & mem256[w + 3712]
+%line 998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm5, ymm2, [r11 + 3712]
+; acc1s = as ^ mem256[w + 3712 + 32]
+%line 999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm7, ymm3, [r11 + 3744]
+; anz = mem256[pa + 512]
+%line 1000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm3, [r9 + 512]
+; as = mem256[pa + 512 + 32]
+%line 1001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm4, [r9 + 544]
+; m0 = anz & mem256[w + 3584]
+%line 1002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm3, [r11 + 3584]
+; m1 = as ^ mem256[w + 3584 + 32]
+%line 1003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm4, [r11 + 3616]
+; m1 ^= acc0s
+%line 1004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm2, ymm6
+; m1 ^= acc0n
+%line 1005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm2, ymm0
+; m1 &= m0
+%line 1006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm2, ymm1
+; acc0s ^= m1
+%line 1007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm6, ymm6, ymm2
+; acc0n ^= m0
+%line 1008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm0, ymm1
+; acc0n |= m1
+%line 1009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm0, ymm2
+; m0 = anz & mem256[w + 3648]
+%line 1010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm3, [r11 + 3648]
+; m1 = as ^ mem256[w + 3648 + 32]
+%line 1011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm4, [r11 + 3680]
+; m1 ^= acc1s
+%line 1012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm7
+; m1 ^= acc1n
+%line 1013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm5
+; m1 &= m0
+%line 1014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, ymm0
+; acc1s ^= m1
+%line 1015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm7, ymm7, ymm1
+; acc1n ^= m0
+%line 1016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm5, ymm5, ymm0
+; acc1n |= m1
+%line 1017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm5, ymm5, ymm1
+; acc2n = anz & mem256[w + 3712]
+%line 1018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm8, ymm3, [r11 + 3712]
+; acc2s = as ^ mem256[w + 3712 + 32]
+%line 1019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm3, ymm4, [r11 + 3744]
+; anz = mem256[pa + 576]
+%line 1020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm4, [r9 + 576]
+; as = mem256[pa + 576 + 32]
+%line 1021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm9, [r9 + 608]
+; m0 = anz & mem256[w + 3520]
+%line 1022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm4, [r11 + 3520]
+; m1 = as ^ mem256[w + 3520 + 32]
+%line 1023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm9, [r11 + 3552]
+; m1 ^= acc0s
+%line 1024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm6
+; m1 ^= acc0n
+%line 1025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm2
+; m1 &= m0
+%line 1026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, ymm0
+; acc0s ^= m1
+%line 1027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm6, ymm6, ymm1
+; acc0n ^= m0
+%line 1028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm2, ymm0
+; acc0n |= m1
+%line 1029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm2, ymm1
+; m0 = anz & mem256[w + 3584]
+%line 1030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm4, [r11 + 3584]
+; m1 = as ^ mem256[w + 3584 + 32]
+%line 1031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm9, [r11 + 3616]
+; m1 ^= acc1s
+%line 1032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm7
+; m1 ^= acc1n
+%line 1033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm5
+; m1 &= m0
+%line 1034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, ymm0
+; acc1s ^= m1
+%line 1035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm7, ymm7, ymm1
+; acc1n ^= m0
+%line 1036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm5, ymm5, ymm0
+; acc1n |= m1
+%line 1037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm5, ymm5, ymm1
+; m0 = anz & mem256[w + 3648]
+%line 1038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm4, [r11 + 3648]
+; m1 = as ^ mem256[w + 3648 + 32]
+%line 1039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm9, [r11 + 3680]
+; m1 ^= acc2s
+%line 1040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm3
+; m1 ^= acc2n
+%line 1041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm8
+; m1 &= m0
+%line 1042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, ymm0
+; acc2s ^= m1
+%line 1043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm3, ymm3, ymm1
+; acc2n ^= m0
+%line 1044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm8, ymm8, ymm0
+; acc2n |= m1
+%line 1045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm10, ymm8, ymm1
+; acc3n = anz & mem256[w + 3712]
+%line 1046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm11, ymm4, [r11 + 3712]
+; acc3s = as ^ mem256[w + 3712 + 32]
+%line 1047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm9, ymm9, [r11 + 3744]
+; cnt = 37
+%line 1048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov r10, 37
+; cnt -= mb
+%line 1049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	sub r10, r8
+; =? cnt - 0
+%line 1050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	cmp r10, 0
+; goto highdone if =
+%line 1051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	je .Lhighdone
+; pb = w + 1088
+%line 1052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	lea rsi, [r11 + 1088]
+; pa += 192
+%line 1053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	add r9, 192
+align 32
+.Lhighloop:
+; pa += 64
+%line 1055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	add r9, 64
+; pb -= 64
+%line 1056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	sub rsi, 64
+; anz = mem256[pa + 384]
+%line 1057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm4, [r9 + 384]
+; as = mem256[pa + 384 + 32]
+%line 1058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm8, [r9 + 416]
+; m0 = anz & mem256[pb + 2432]
+%line 1059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm4, [rsi + 2432]
+; m1 = as ^ mem256[pb + 2432 + 32]
+%line 1060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm8, [rsi + 2464]
+; m1 ^= acc0s
+%line 1061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm6
+; m1 ^= acc0n
+%line 1062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm2
+; m1 &= m0
+%line 1063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, ymm0
+; acc0s ^= m1
+%line 1064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm6, ymm6, ymm1
+; acc0n ^= m0
+%line 1065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm2, ymm0
+; acc0n |= m1
+%line 1066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm2, ymm1
+; m0 = anz & mem256[pb + 2496]
+%line 1067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm4, [rsi + 2496]
+; m1 = as ^ mem256[pb + 2496 + 32]
+%line 1068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm8, [rsi + 2528]
+; m1 ^= acc1s
+%line 1069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm7
+; m1 ^= acc1n
+%line 1070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm5
+; m1 &= m0
+%line 1071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, ymm0
+; acc1s ^= m1
+%line 1072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm7, ymm7, ymm1
+; acc1n ^= m0
+%line 1073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm5, ymm5, ymm0
+; acc1n |= m1
+%line 1074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm5, ymm5, ymm1
+; m0 = anz & mem256[pb + 2560]
+%line 1075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm4, [rsi + 2560]
+; m1 = as ^ mem256[pb + 2560 + 32]
+%line 1076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm8, [rsi + 2592]
+; m1 ^= acc2s
+%line 1077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm3
+; m1 ^= acc2n
+%line 1078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm10
+; m1 &= m0
+%line 1079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, ymm0
+; acc2s ^= m1
+%line 1080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm3, ymm3, ymm1
+; acc2n ^= m0
+%line 1081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm10, ymm10, ymm0
+; acc2n |= m1
+%line 1082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm10, ymm10, ymm1
+; m0 = anz & mem256[pb + 2624]
+%line 1083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm4, [rsi + 2624]
+; m1 = as ^ mem256[pb + 2624 + 32]
+%line 1084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm8, [rsi + 2656]
+; m1 ^= acc3s
+%line 1085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm9
+; m1 ^= acc3n
+%line 1086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm11
+; m1 &= m0
+%line 1087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, ymm0
+; acc3s ^= m1
+%line 1088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm9, ymm9, ymm1
+; acc3n ^= m0
+%line 1089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm11, ymm11, ymm0
+; acc3n |= m1
+%line 1090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm11, ymm11, ymm1
+; =? cnt -= 1
+%line 1091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	sub r10, 1
+; goto highloop if !=
+%line 1092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	jne .Lhighloop
+.Lhighdone:
+; m1 = acc0n & acc0s
+%line 1094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm2, ymm6
+; m0 = acc0n ^ m1
+%line 1095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm2, ymm0
+; mem256[pc + 4480] = m1
+%line 1096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rax + 4480], ymm0
+; mem256[pc + 4512] = m0
+%line 1097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rax + 4512], ymm1
+; m1 = acc1n & acc1s
+%line 1098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm5, ymm7
+; m0 = acc1n ^ m1
+%line 1099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm5, ymm0
+; mem256[pc + 4544] = m1
+%line 1100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rax + 4544], ymm0
+; mem256[pc + 4576] = m0
+%line 1101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rax + 4576], ymm1
+; m1 = acc2n & acc2s
+%line 1102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm10, ymm3
+; m0 = acc2n ^ m1
+%line 1103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm10, ymm0
+; mem256[pc + 4608] = m1
+%line 1104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rax + 4608], ymm0
+; mem256[pc + 4640] = m0
+%line 1105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rax + 4640], ymm1
+; m1 = acc3n & acc3s
+%line 1106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm11, ymm9
+; m0 = acc3n ^ m1
+%line 1107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm11, ymm0
+; mem256[pc + 4672] = m1
+%line 1108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rax + 4672], ymm0
+; mem256[pc + 4704] = m0
+%line 1109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rax + 4704], ymm1
+; pc += 256
+%line 1110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	add rax, 256
+; mb += 4
+%line 1111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	add r8, 4
+; unsigned<? mb - 40
+%line 1112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	cmp r8, 40
+; goto blocks1 if unsigned<
+%line 1113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	jb .Lblocks1
+; mb = 40
+%line 1114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov r8, 40
+align 32
+.Lblocks2:
+; i0 = mb
+%line 1116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov rsi, r8
+; i0 -= 20
+%line 1117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	sub rsi, 20
+; t0 = 0
+%line 1118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov r9, 0
+; signed<? i0 - 0
+%line 1119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	cmp rsi, 0
+; i0 = t0 if signed<
+%line 1120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	cmovl rsi, r9
+; i1 = mb + 3
+%line 1121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	lea r10, [r8 + 3]
+; t0 = 20
+%line 1122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov r9, 20
+; signed>? i1 - 20
+%line 1123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	cmp r10, 20
+; i1 = t0 if signed>
+%line 1124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	cmovg r10, r9
+; cnt = i1 - i0
+%line 1125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	sub r10, rsi
+; pb = mb - i0
+%line 1126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov r9, r8
+	sub r9, rsi
+; pb <<= 6
+%line 1127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	shl r9, 6
+; pb += w
+%line 1128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	add r9, r11
+; pa <<= 6
+%line 1130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	shl rsi, 6
+; pa += w
+%line 1131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	add rsi, r11
+; anz = mem256[pa + 384]
+%line 1132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [rsi + 384]
+; as = mem256[pa + 384 + 32]
+%line 1133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm1, [rsi + 416]
+; acc0n = anz & mem256[pb + 2432]
+%line 1134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm4, ymm0, [r9 + 2432]
+; acc0s = as ^ mem256[pb + 2432 + 32]
+%line 1135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm5, ymm1, [r9 + 2464]
+; acc1n = anz & mem256[pb + 2496]
+%line 1136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm6, ymm0, [r9 + 2496]
+; acc1s = as ^ mem256[pb + 2496 + 32]
+%line 1137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm7, ymm1, [r9 + 2528]
+; acc2n = anz & mem256[pb + 2560]
+%line 1138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm8, ymm0, [r9 + 2560]
+; acc2s = as ^ mem256[pb + 2560 + 32]
+%line 1139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm9, ymm1, [r9 + 2592]
+; acc3n = anz & mem256[pb + 2624]
+%line 1140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm10, ymm0, [r9 + 2624]
+; acc3s = as ^ mem256[pb + 2624 + 32]
+%line 1141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm11, ymm1, [r9 + 2656]
+; =? cnt - 0
+%line 1142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	cmp r10, 0
+; goto any2done if =
+%line 1143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	je .Lany2done
+align 32
+.Lany2loop:
+; pa += 64
+%line 1145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	add rsi, 64
+; pb -= 64
+%line 1146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	sub r9, 64
+; anz = mem256[pa + 384]
+%line 1147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm3, [rsi + 384]
+; as = mem256[pa + 384 + 32]
+%line 1148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm2, [rsi + 416]
+; m0 = anz & mem256[pb + 2432]
+%line 1149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm3, [r9 + 2432]
+; m1 = as ^ mem256[pb + 2432 + 32]
+%line 1150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm2, [r9 + 2464]
+; m1 ^= acc0s
+%line 1151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm5
+; m1 ^= acc0n
+%line 1152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm4
+; m1 &= m0
+%line 1153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, ymm0
+; acc0s ^= m1
+%line 1154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm5, ymm5, ymm1
+; acc0n ^= m0
+%line 1155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm4, ymm0
+; acc0n |= m1
+%line 1156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm4, ymm0, ymm1
+; m0 = anz & mem256[pb + 2496]
+%line 1157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm3, [r9 + 2496]
+; m1 = as ^ mem256[pb + 2496 + 32]
+%line 1158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm2, [r9 + 2528]
+; m1 ^= acc1s
+%line 1159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm7
+; m1 ^= acc1n
+%line 1160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm6
+; m1 &= m0
+%line 1161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, ymm0
+; acc1s ^= m1
+%line 1162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm7, ymm7, ymm1
+; acc1n ^= m0
+%line 1163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm6, ymm6, ymm0
+; acc1n |= m1
+%line 1164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm6, ymm6, ymm1
+; m0 = anz & mem256[pb + 2560]
+%line 1165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm3, [r9 + 2560]
+; m1 = as ^ mem256[pb + 2560 + 32]
+%line 1166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm2, [r9 + 2592]
+; m1 ^= acc2s
+%line 1167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm9
+; m1 ^= acc2n
+%line 1168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm8
+; m1 &= m0
+%line 1169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, ymm0
+; acc2s ^= m1
+%line 1170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm9, ymm9, ymm1
+; acc2n ^= m0
+%line 1171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm8, ymm8, ymm0
+; acc2n |= m1
+%line 1172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm8, ymm8, ymm1
+; m0 = anz & mem256[pb + 2624]
+%line 1173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm3, [r9 + 2624]
+; m1 = as ^ mem256[pb + 2624 + 32]
+%line 1174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm2, [r9 + 2656]
+; m1 ^= acc3s
+%line 1175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm11
+; m1 ^= acc3n
+%line 1176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm10
+; m1 &= m0
+%line 1177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, ymm0
+; acc3s ^= m1
+%line 1178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm11, ymm11, ymm1
+; acc3n ^= m0
+%line 1179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm10, ymm10, ymm0
+; acc3n |= m1
+%line 1180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm10, ymm10, ymm1
+; =? cnt -= 1
+%line 1181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	sub r10, 1
+; goto any2loop if !=
+%line 1182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	jne .Lany2loop
+.Lany2done:
+; m1 = acc0n & acc0s
+%line 1184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm4, ymm5
+; m0 = acc0n ^ m1
+%line 1185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm4, ymm0
+; mem256[pc + 4480] = m1
+%line 1186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rax + 4480], ymm0
+; mem256[pc + 4512] = m0
+%line 1187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rax + 4512], ymm1
+; m1 = acc1n & acc1s
+%line 1188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm6, ymm7
+; m0 = acc1n ^ m1
+%line 1189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm6, ymm0
+; mem256[pc + 4544] = m1
+%line 1190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rax + 4544], ymm0
+; mem256[pc + 4576] = m0
+%line 1191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rax + 4576], ymm1
+; m1 = acc2n & acc2s
+%line 1192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm8, ymm9
+; m0 = acc2n ^ m1
+%line 1193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm8, ymm0
+; mem256[pc + 4608] = m1
+%line 1194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rax + 4608], ymm0
+; mem256[pc + 4640] = m0
+%line 1195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rax + 4640], ymm1
+; m1 = acc3n & acc3s
+%line 1196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm10, ymm11
+; m0 = acc3n ^ m1
+%line 1197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm10, ymm0
+; mem256[pc + 4672] = m1
+%line 1198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rax + 4672], ymm0
+; mem256[pc + 4704] = m0
+%line 1199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rax + 4704], ymm1
+; pc += 256
+%line 1200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	add rax, 256
+; mb += 4
+%line 1201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	add r8, 4
 ; unsigned<? mb - 44
-%line 983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 1202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	cmp r8, 44
-; goto bloop if unsigned<
-%line 984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	jb .Lbloop
-; v342 = 0
-%line 985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; goto blocks2 if unsigned<
+%line 1203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	jb .Lblocks2
+; v374 = 0
+%line 1204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm0, ymm0, ymm0
-; mem256[w + 7296] = v342
-%line 986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 7296], ymm0
-; mem256[w + 7328] = v342
-%line 987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 7328], ymm0
-; mem256[w + 7360] = v342
-%line 988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 7360], ymm0
-; mem256[w + 7392] = v342
-%line 989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 7392], ymm0
-; mem256[w + 7424] = v342
-%line 990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 7424], ymm0
-; mem256[w + 7456] = v342
-%line 991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 7456], ymm0
-; mem256[w + 7488] = v342
-%line 992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 7488], ymm0
-; mem256[w + 7520] = v342
-%line 993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 7520], ymm0
-; mem256[w + 7744] = v342
-%line 994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 7744], ymm0
-; mem256[w + 8512] = v342
-%line 995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 8512], ymm0
+; mem256[w + 7296] = v374
+%line 1205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 7296], ymm0
+; mem256[w + 7328] = v374
+%line 1206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 7328], ymm0
+; mem256[w + 7360] = v374
+%line 1207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 7360], ymm0
+; mem256[w + 7392] = v374
+%line 1208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 7392], ymm0
+; mem256[w + 7424] = v374
+%line 1209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 7424], ymm0
+; mem256[w + 7456] = v374
+%line 1210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 7456], ymm0
+; mem256[w + 7488] = v374
+%line 1211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 7488], ymm0
+; mem256[w + 7520] = v374
+%line 1212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 7520], ymm0
+; mem256[w + 7744] = v374
+%line 1213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 7744], ymm0
+; mem256[w + 8512] = v374
+%line 1214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 8512], ymm0
 ; pc = w
-%line 996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov r8, rax
+%line 1215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov r8, r11
 ; cnt = 6
-%line 998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov r10, rax
+%line 1217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov r10, r11
 	mov r9, 6
 align 32
 .Liloop:
-; v343 = mem256[pc + 4480]
-%line 1000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v375 = mem256[pc + 4480]
+%line 1219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm0, [r8 + 4480]
-; v344 = mem256[pc + 4544]
-%line 1001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v376 = mem256[pc + 4544]
+%line 1220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm1, [r8 + 4544]
-; v345 = mem256[pc + 4608]
-%line 1002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v377 = mem256[pc + 4608]
+%line 1221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm2, [r8 + 4608]
-; v346 = mem256[pc + 4672]
-%line 1003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v378 = mem256[pc + 4672]
+%line 1222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm3, [r8 + 4672]
-; v347 = mem256[pc + 4736]
-%line 1004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v379 = mem256[pc + 4736]
+%line 1223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm4, [r8 + 4736]
-; v348 = mem256[pc + 4800]
-%line 1005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v380 = mem256[pc + 4800]
+%line 1224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm5, [r8 + 4800]
-; v349 = mem256[pc + 4864]
-%line 1006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v381 = mem256[pc + 4864]
+%line 1225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm6, [r8 + 4864]
-; v350 = mem256[pc + 4928]
-%line 1007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v382 = mem256[pc + 4928]
+%line 1226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu ymm7, [r8 + 4928]
-; v351 = unpacklo32(v343, v344)
-%line 1008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckldq ymm10, ymm0, ymm1
-; v352 = unpackhi32(v343, v344)
-%line 1009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhdq ymm11, ymm0, ymm1
-; v353 = unpacklo32(v345, v346)
-%line 1010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckldq ymm0, ymm2, ymm3
-; v354 = unpackhi32(v345, v346)
-%line 1011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhdq ymm1, ymm2, ymm3
-; v355 = unpacklo32(v347, v348)
-%line 1012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckldq ymm9, ymm4, ymm5
-; v356 = unpackhi32(v347, v348)
-%line 1013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhdq ymm8, ymm4, ymm5
-; v357 = unpacklo32(v349, v350)
-%line 1014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckldq ymm2, ymm6, ymm7
-; v358 = unpackhi32(v349, v350)
-%line 1015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhdq ymm3, ymm6, ymm7
-; v359 = unpacklo64(v351, v353)
-%line 1016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpcklqdq ymm7, ymm10, ymm0
-; v360 = unpackhi64(v351, v353)
-%line 1017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhqdq ymm10, ymm10, ymm0
-; v361 = unpacklo64(v352, v354)
-%line 1018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpcklqdq ymm5, ymm11, ymm1
-; v362 = unpackhi64(v352, v354)
-%line 1019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhqdq ymm4, ymm11, ymm1
-; v363 = unpacklo64(v355, v357)
-%line 1020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpcklqdq ymm0, ymm9, ymm2
-; v364 = unpackhi64(v355, v357)
-%line 1021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhqdq ymm1, ymm9, ymm2
-; v365 = unpacklo64(v356, v358)
-%line 1022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpcklqdq ymm2, ymm8, ymm3
-; v366 = unpackhi64(v356, v358)
-%line 1023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhqdq ymm3, ymm8, ymm3
-; v367 = permute128(v359, v363, 32)
-%line 1024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vperm2i128 ymm6, ymm7, ymm0, 32
-; v368 = permute128(v359, v363, 49)
-%line 1025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vperm2i128 ymm0, ymm7, ymm0, 49
-; v369 = permute128(v360, v364, 32)
-%line 1026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9760], ymm0
-	vperm2i128 ymm7, ymm10, ymm1, 32
-; v370 = permute128(v360, v364, 49)
-%line 1027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vperm2i128 ymm0, ymm10, ymm1, 49
-; v371 = permute128(v361, v365, 32)
-%line 1028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9792], ymm0
-	vperm2i128 ymm8, ymm5, ymm2, 32
-; v372 = permute128(v361, v365, 49)
-%line 1029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vperm2i128 ymm5, ymm5, ymm2, 49
-; v373 = permute128(v362, v366, 32)
-%line 1030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vperm2i128 ymm0, ymm4, ymm3, 32
-; v374 = permute128(v362, v366, 49)
-%line 1031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9888], ymm0
-	vperm2i128 ymm0, ymm4, ymm3, 49
-; v375 = mem256[pc + 4512]
-%line 1032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9920], ymm0
-	vmovdqu ymm0, [r8 + 4512]
-; v376 = mem256[pc + 4576]
-%line 1033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [r8 + 4576]
-; v377 = mem256[pc + 4640]
-%line 1034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm2, [r8 + 4640]
-; v378 = mem256[pc + 4704]
-%line 1035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm3, [r8 + 4704]
-; v379 = mem256[pc + 4768]
-%line 1036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm13, [r8 + 4768]
-; v380 = mem256[pc + 4832]
-%line 1037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm4, [r8 + 4832]
-; v381 = mem256[pc + 4896]
-%line 1038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm12, [r8 + 4896]
-; v382 = mem256[pc + 4960]
-%line 1039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm11, [r8 + 4960]
 ; v383 = unpacklo32(v375, v376)
-%line 1040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckldq ymm10, ymm0, ymm1
+%line 1227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpunpckldq ymm8, ymm0, ymm1
 ; v384 = unpackhi32(v375, v376)
-%line 1041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 1228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpunpckhdq ymm9, ymm0, ymm1
 ; v385 = unpacklo32(v377, v378)
-%line 1042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckldq ymm1, ymm2, ymm3
-; v386 = unpackhi32(v377, v378)
-%line 1043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhdq ymm3, ymm2, ymm3
-; v387 = unpacklo32(v379, v380)
-%line 1044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckldq ymm2, ymm13, ymm4
-; v388 = unpackhi32(v379, v380)
-%line 1045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhdq ymm0, ymm13, ymm4
-; v389 = unpacklo32(v381, v382)
-%line 1046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckldq ymm13, ymm12, ymm11
-; v390 = unpackhi32(v381, v382)
-%line 1047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhdq ymm12, ymm12, ymm11
-; v391 = unpacklo64(v383, v385)
-%line 1048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpcklqdq ymm11, ymm10, ymm1
-; v392 = unpackhi64(v383, v385)
-%line 1049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhqdq ymm1, ymm10, ymm1
-; v393 = unpacklo64(v384, v386)
-%line 1050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpcklqdq ymm4, ymm9, ymm3
-; v394 = unpackhi64(v384, v386)
-%line 1051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhqdq ymm3, ymm9, ymm3
-; v395 = unpacklo64(v387, v389)
-%line 1052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpcklqdq ymm14, ymm2, ymm13
-; v396 = unpackhi64(v387, v389)
-%line 1053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhqdq ymm13, ymm2, ymm13
-; v397 = unpacklo64(v388, v390)
-%line 1054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpcklqdq ymm9, ymm0, ymm12
-; v398 = unpackhi64(v388, v390)
-%line 1055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpunpckhqdq ymm2, ymm0, ymm12
-; v399 = permute128(v391, v395, 32)
-%line 1056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vperm2i128 ymm10, ymm11, ymm14, 32
-; v400 = permute128(v391, v395, 49)
-%line 1057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vperm2i128 ymm0, ymm11, ymm14, 49
-; v401 = permute128(v392, v396, 32)
-%line 1058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9952], ymm0
-	vperm2i128 ymm11, ymm1, ymm13, 32
-; v402 = permute128(v392, v396, 49)
-%line 1059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vperm2i128 ymm0, ymm1, ymm13, 49
-; v403 = permute128(v393, v397, 32)
-%line 1060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9984], ymm0
-	vperm2i128 ymm12, ymm4, ymm9, 32
-; v404 = permute128(v393, v397, 49)
-%line 1061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vperm2i128 ymm0, ymm4, ymm9, 49
-; v405 = permute128(v394, v398, 32)
-%line 1062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vperm2i128 ymm1, ymm3, ymm2, 32
-; v406 = permute128(v394, v398, 49)
-%line 1063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10080], ymm1
-	vperm2i128 ymm1, ymm3, ymm2, 49
-; v407 = v372 & mem256[MK55555555]
-%line 1064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10112], ymm1
-	vpand ymm3, ymm5, [rel MK55555555]
-; v408 = v404 & mem256[MK55555555]
-%line 1065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9856], ymm5
-	vpand ymm5, ymm0, [rel MK55555555]
-; v409 = v367 & mem256[MK55555555]
-%line 1066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10048], ymm0
-	vpand ymm4, ymm6, [rel MK55555555]
-; v410 = v399 & mem256[MK55555555]
-%line 1067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm2, ymm10, [rel MK55555555]
-; 8x v411 = v367 >> 1
-%line 1068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm6, 1
-; v412 = v411 & mem256[MK55555555]
-%line 1069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm6, ymm0, [rel MK55555555]
-; 8x v413 = v399 >> 1
-%line 1070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm10, 1
-; v414 = v413 & mem256[MK55555555]
-%line 1071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm9, ymm0, [rel MK55555555]
-; v415 = v408 | v410
-%line 1072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm5, ymm2
-; v416 = v407 | v409
-%line 1073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm3, ymm4
-; v417 = v415 ^ v416
-%line 1074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm0, ymm1
-; v418 = v408 | v409
-%line 1075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm5, ymm4
-; v419 = v417 ^ v418
-%line 1076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm5, ymm0, ymm1
-; v420 = v407 | v410
-%line 1077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm3, ymm2
-; v421 = v417 ^ v420
-%line 1078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm0, ymm1
-; v422 = v414 | v421
-%line 1079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm9, ymm0
-; v423 = v412 | v419
-%line 1080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm3, ymm6, ymm5
-; v424 = v422 ^ v423
-%line 1081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm3
-; v425 = v412 | v421
-%line 1082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm6, ymm0
-; v426 = v424 ^ v425
-%line 1083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10144], ymm6
-	vpxor ymm0, ymm1, ymm0
-; v427 = v414 | v419
-%line 1084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm3, ymm9, ymm5
-; v428 = v424 ^ v427
-%line 1085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10176], ymm9
-	vpxor ymm1, ymm1, ymm3
-; 8x v429 = v426 << 1
-%line 1086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm0, 1
-; v430 = v409 | v429
-%line 1087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm4, ymm0
-; 8x v431 = v428 << 1
-%line 1088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10208], ymm0
-	vpslld ymm0, ymm1, 1
-; v432 = v410 | v431
-%line 1089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm0
-; 8x v433 = v369 >> 21
-%line 1090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10240], ymm0
-	vpsrld ymm0, ymm7, 21
-; 8x v434 = v401 >> 21
-%line 1091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm1, ymm11, 21
-; v435 = v433 & mem256[MK00000005]
-%line 1092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm10, ymm0, [rel MK00000005]
-; v436 = v434 & mem256[MK00000005]
-%line 1093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm1, [rel MK00000005]
-; v437 = v369 & mem256[MK00000005]
-%line 1094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm13, ymm7, [rel MK00000005]
-; v438 = v401 & mem256[MK00000005]
-%line 1095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm9, ymm11, [rel MK00000005]
-; 8x v439 = v369 >> 1
-%line 1096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm3, ymm7, 1
-; v440 = v439 & mem256[MK00000005]
-%line 1097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm6, ymm3, [rel MK00000005]
-; 8x v441 = v401 >> 1
-%line 1098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm4, ymm11, 1
-; v442 = v441 & mem256[MK00000005]
-%line 1099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm5, ymm4, [rel MK00000005]
-; v443 = v436 | v438
-%line 1100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm0, ymm9
-; v444 = v435 | v437
-%line 1101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm10, ymm13
-; v445 = v443 ^ v444
-%line 1102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm2
-; v446 = v436 | v437
-%line 1103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm0, ymm13
-; v447 = v445 ^ v446
-%line 1104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm2, ymm1, ymm0
-; v448 = v435 | v438
-%line 1105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm10, ymm9
-; v449 = v445 ^ v448
-%line 1106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm1, ymm0
-; v450 = v442 | v449
-%line 1107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm5, ymm0
-; v451 = v440 | v447
-%line 1108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm10, ymm6, ymm2
-; v452 = v450 ^ v451
-%line 1109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm10
-; v453 = v440 | v449
-%line 1110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm6, ymm0
-; v454 = v452 ^ v453
-%line 1111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm1, ymm0
-; v455 = v442 | v447
-%line 1112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm5, ymm2
-; v456 = v452 ^ v455
-%line 1113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm2
-; 8x v457 = v454 << 1
-%line 1114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm0, 1
-; v458 = v437 | v457
-%line 1115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm13, ymm0
-; 8x v459 = v456 << 1
-%line 1116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm1, 1
-; v460 = v438 | v459
-%line 1117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm13, ymm9, ymm0
-; 8x v461 = v369 >> 25
-%line 1118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm7, 25
-; 8x v462 = v401 >> 25
-%line 1119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm1, ymm11, 25
-; v463 = v461 & mem256[MK00000050]
-%line 1120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm14, ymm0, [rel MK00000050]
-; v464 = v462 & mem256[MK00000050]
-%line 1121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm15, ymm1, [rel MK00000050]
-; v465 = v369 & mem256[MK00000050]
-%line 1122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm10, ymm7, [rel MK00000050]
-; v466 = v401 & mem256[MK00000050]
-%line 1123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm9, ymm11, [rel MK00000050]
-; v467 = v439 & mem256[MK00000050]
-%line 1124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm3, [rel MK00000050]
-; v468 = v441 & mem256[MK00000050]
-%line 1125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10272], ymm3
-	vpand ymm3, ymm4, [rel MK00000050]
-; v469 = v464 | v466
-%line 1126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10304], ymm4
-	vpor ymm0, ymm15, ymm9
-; v470 = v463 | v465
-%line 1127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm4, ymm14, ymm10
-; v471 = v469 ^ v470
-%line 1128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm4, ymm0, ymm4
-; v472 = v464 | v465
-%line 1129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm10
-; v473 = v471 ^ v472
-%line 1130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm15, ymm4, ymm0
-; v474 = v463 | v466
-%line 1131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm14, ymm9
-; v475 = v471 ^ v474
-%line 1132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm14, ymm4, ymm0
-; v476 = v468 | v475
-%line 1133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm3, ymm14
-; v477 = v467 | v473
-%line 1134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm4, ymm1, ymm15
-; v478 = v476 ^ v477
-%line 1135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm4, ymm0, ymm4
-; v479 = v467 | v475
-%line 1136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm1, ymm14
-; v480 = v478 ^ v479
-%line 1137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm14, ymm4, ymm0
-; v481 = v468 | v473
-%line 1138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm3, ymm15
-; v482 = v478 ^ v481
-%line 1139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm4, ymm0
-; 8x v483 = v480 << 1
-%line 1140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm4, ymm14, 1
-; v484 = v465 | v483
-%line 1141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm4, ymm10, ymm4
-; 8x v485 = v482 << 1
-%line 1142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm0, 1
-; v486 = v466 | v485
-%line 1143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm9, ymm0
-; v487 = v458 | v484
-%line 1144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm2, ymm4
-; v488 = v460 | v486
-%line 1145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm4, ymm13, ymm0
-; v489 = v440 | v467
-%line 1146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm6, ymm6, ymm1
-; v490 = v442 | v468
-%line 1147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm9, ymm5, ymm3
-; 8x v491 = v371 >> 17
-%line 1148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm8, 17
-; 8x v492 = v403 >> 17
-%line 1149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9824], ymm8
-	vpsrld ymm1, ymm12, 17
-; v493 = v491 & mem256[MK00005500]
-%line 1150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10016], ymm12
-	vpand ymm13, ymm0, [rel MK00005500]
-; v494 = v492 & mem256[MK00005500]
-%line 1151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm15, ymm1, [rel MK00005500]
-; v495 = v369 & mem256[MK00005500]
-%line 1152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm14, ymm7, [rel MK00005500]
-; v496 = v401 & mem256[MK00005500]
-%line 1153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm12, ymm11, [rel MK00005500]
-; v497 = v439 & mem256[MK00005500]
-%line 1154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm10, [rsp + 10272]
-	vpand ymm8, ymm10, [rel MK00005500]
-; v498 = v441 & mem256[MK00005500]
-%line 1155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm5, [rsp + 10304]
-	vpand ymm3, ymm5, [rel MK00005500]
-; v499 = v494 | v496
-%line 1156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm12
-; v500 = v493 | v495
-%line 1157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm13, ymm14
-; v501 = v499 ^ v500
-%line 1158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v502 = v494 | v495
-%line 1159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm14
-; v503 = v501 ^ v502
-%line 1160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm15, ymm1, ymm0
-; v504 = v493 | v496
-%line 1161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm13, ymm12
-; v505 = v501 ^ v504
-%line 1162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm13, ymm1, ymm0
-; v506 = v498 | v505
-%line 1163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm3, ymm13
-; v507 = v497 | v503
-%line 1164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm8, ymm15
-; v508 = v506 ^ v507
-%line 1165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v509 = v497 | v505
-%line 1166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm8, ymm13
-; v510 = v508 ^ v509
-%line 1167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm13, ymm1, ymm0
-; v511 = v498 | v503
-%line 1168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm3, ymm15
-; v512 = v508 ^ v511
-%line 1169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm1, ymm0
-; 8x v513 = v510 << 1
-%line 1170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm1, ymm13, 1
-; v514 = v495 | v513
-%line 1171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm14, ymm1
-; 8x v515 = v512 << 1
-%line 1172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm0, 1
-; v516 = v496 | v515
-%line 1173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm0
-; v517 = v487 | v514
-%line 1174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm2, ymm1
-; v518 = v488 | v516
-%line 1175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm4, ymm4, ymm0
-; v519 = v489 | v497
-%line 1176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm8, ymm6, ymm8
-; v520 = v490 | v498
-%line 1177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm12, ymm9, ymm3
-; 8x v521 = v373 >> 13
-%line 1178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rsp + 9888]
-	vpsrld ymm0, ymm0, 13
-; 8x v522 = v405 >> 13
-%line 1179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 10080]
-	vpsrld ymm1, ymm1, 13
-; v523 = v521 & mem256[MK00050000]
-%line 1180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm13, ymm0, [rel MK00050000]
-; v524 = v522 & mem256[MK00050000]
-%line 1181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm15, ymm1, [rel MK00050000]
-; v525 = v369 & mem256[MK00050000]
-%line 1182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm14, ymm7, [rel MK00050000]
-; v526 = v401 & mem256[MK00050000]
-%line 1183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm9, ymm11, [rel MK00050000]
-; v527 = v439 & mem256[MK00050000]
-%line 1184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm6, ymm10, [rel MK00050000]
-; v528 = v441 & mem256[MK00050000]
-%line 1185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm3, ymm5, [rel MK00050000]
-; v529 = v524 | v526
-%line 1186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm9
-; v530 = v523 | v525
-%line 1187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm13, ymm14
-; v531 = v529 ^ v530
-%line 1188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v532 = v524 | v525
-%line 1189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm14
-; v533 = v531 ^ v532
-%line 1190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm15, ymm1, ymm0
-; v534 = v523 | v526
-%line 1191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm13, ymm9
-; v535 = v531 ^ v534
-%line 1192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm13, ymm1, ymm0
-; v536 = v528 | v535
-%line 1193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm3, ymm13
-; v537 = v527 | v533
-%line 1194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm6, ymm15
-; v538 = v536 ^ v537
-%line 1195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v539 = v527 | v535
-%line 1196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm6, ymm13
-; v540 = v538 ^ v539
-%line 1197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm13, ymm1, ymm0
-; v541 = v528 | v533
-%line 1198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm3, ymm15
-; v542 = v538 ^ v541
-%line 1199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm1, ymm0
-; 8x v543 = v540 << 1
-%line 1200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm1, ymm13, 1
-; v544 = v525 | v543
-%line 1201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm14, ymm1
-; 8x v545 = v542 << 1
-%line 1202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm0, 1
-; v546 = v526 | v545
-%line 1203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm9, ymm0
-; v547 = v517 | v544
-%line 1204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm2, ymm1
-; v548 = v518 | v546
-%line 1205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm4, ymm4, ymm0
-; v549 = v519 | v527
-%line 1206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm6, ymm8, ymm6
-; v550 = v520 | v528
-%line 1207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm9, ymm12, ymm3
-; 8x v551 = v370 >> 3
-%line 1208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rsp + 9792]
-	vpsrld ymm0, ymm0, 3
-; 8x v552 = v402 >> 3
-%line 1209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 9984]
-	vpsrld ymm1, ymm1, 3
-; v553 = v551 & mem256[MK05000000]
-%line 1210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm12, ymm0, [rel MK05000000]
-; v554 = v552 & mem256[MK05000000]
-%line 1211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm14, ymm1, [rel MK05000000]
-; v555 = v369 & mem256[MK05000000]
-%line 1212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm13, ymm7, [rel MK05000000]
-; v556 = v401 & mem256[MK05000000]
-%line 1213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm8, ymm11, [rel MK05000000]
-; v557 = v439 & mem256[MK05000000]
-%line 1214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm3, ymm10, [rel MK05000000]
-; v558 = v441 & mem256[MK05000000]
-%line 1215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm5, ymm5, [rel MK05000000]
-; v559 = v554 | v556
-%line 1216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm14, ymm8
-; v560 = v553 | v555
-%line 1217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm12, ymm13
-; v561 = v559 ^ v560
-%line 1218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm0, ymm1
-; v562 = v554 | v555
-%line 1219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm14, ymm13
-; v563 = v561 ^ v562
-%line 1220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm10, ymm0, ymm1
-; v564 = v553 | v556
-%line 1221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm12, ymm8
-; v565 = v561 ^ v564
-%line 1222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm0, ymm1
-; v566 = v558 | v565
-%line 1223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm5, ymm0
-; v567 = v557 | v563
-%line 1224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm12, ymm3, ymm10
-; v568 = v566 ^ v567
-%line 1225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm12
-; v569 = v557 | v565
-%line 1226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm3, ymm0
-; v570 = v568 ^ v569
-%line 1227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm1, ymm0
-; v571 = v558 | v563
-%line 1228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm10, ymm5, ymm10
-; v572 = v568 ^ v571
 %line 1229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm10
-; 8x v573 = v570 << 1
+	vpunpckldq ymm0, ymm2, ymm3
+; v386 = unpackhi32(v377, v378)
 %line 1230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm0, 1
-; v574 = v555 | v573
+	vpunpckhdq ymm1, ymm2, ymm3
+; v387 = unpacklo32(v379, v380)
 %line 1231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm13, ymm0
-; 8x v575 = v572 << 1
+	vpunpckldq ymm10, ymm4, ymm5
+; v388 = unpackhi32(v379, v380)
 %line 1232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm1, ymm1, 1
-; v576 = v556 | v575
+	vpunpckhdq ymm4, ymm4, ymm5
+; v389 = unpacklo32(v381, v382)
 %line 1233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm8, ymm1
-; v577 = v547 | v574
+	vpunpckldq ymm2, ymm6, ymm7
+; v390 = unpackhi32(v381, v382)
 %line 1234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm0
-; v578 = v548 | v576
+	vpunpckhdq ymm3, ymm6, ymm7
+; v391 = unpacklo64(v383, v385)
 %line 1235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10272], ymm0
-	vpor ymm0, ymm4, ymm1
-; v579 = v549 | v557
+	vpunpcklqdq ymm5, ymm8, ymm0
+; v392 = unpackhi64(v383, v385)
 %line 1236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10304], ymm0
-	vpor ymm0, ymm6, ymm3
-; v580 = v550 | v558
+	vpunpckhqdq ymm7, ymm8, ymm0
+; v393 = unpacklo64(v384, v386)
 %line 1237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10336], ymm0
-	vpor ymm0, ymm9, ymm5
-; v581 = v374 & mem256[MK00555555]
+	vpunpcklqdq ymm8, ymm9, ymm1
+; v394 = unpackhi64(v384, v386)
 %line 1238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10368], ymm0
-	vmovdqu ymm0, [rsp + 9920]
-	vpand ymm10, ymm0, [rel MK00555555]
-; v582 = v406 & mem256[MK00555555]
+	vpunpckhqdq ymm9, ymm9, ymm1
+; v395 = unpacklo64(v387, v389)
 %line 1239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rsp + 10112]
-	vpand ymm0, ymm0, [rel MK00555555]
-; v583 = v371 & mem256[MK00555555]
+	vpunpcklqdq ymm0, ymm10, ymm2
+; v396 = unpackhi64(v387, v389)
 %line 1240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm3, [rsp + 9824]
-	vpand ymm6, ymm3, [rel MK00555555]
-; v584 = v403 & mem256[MK00555555]
+	vpunpckhqdq ymm1, ymm10, ymm2
+; v397 = unpacklo64(v388, v390)
 %line 1241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm4, [rsp + 10016]
-	vpand ymm5, ymm4, [rel MK00555555]
-; 8x v585 = v371 >> 1
+	vpunpcklqdq ymm2, ymm4, ymm3
+; v398 = unpackhi64(v388, v390)
 %line 1242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm1, ymm3, 1
-; v586 = v585 & mem256[MK00555555]
+	vpunpckhqdq ymm3, ymm4, ymm3
+; v399 = permute128(v391, v395, 32)
 %line 1243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm8, ymm1, [rel MK00555555]
-; 8x v587 = v403 >> 1
+	vperm2i128 ymm6, ymm5, ymm0, 32
+; v400 = permute128(v391, v395, 49)
 %line 1244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm1, ymm4, 1
-; v588 = v587 & mem256[MK00555555]
+	vperm2i128 ymm0, ymm5, ymm0, 49
+; v401 = permute128(v392, v396, 32)
 %line 1245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm9, ymm1, [rel MK00555555]
-; v589 = v582 | v584
+	vmovdqu [rsp + 9760], ymm0
+	vperm2i128 ymm5, ymm7, ymm1, 32
+; v402 = permute128(v392, v396, 49)
 %line 1246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm0, ymm5
-; v590 = v581 | v583
+	vperm2i128 ymm4, ymm7, ymm1, 49
+; v403 = permute128(v393, v397, 32)
 %line 1247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm10, ymm6
-; v591 = v589 ^ v590
+	vperm2i128 ymm7, ymm8, ymm2, 32
+; v404 = permute128(v393, v397, 49)
 %line 1248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm2
-; v592 = v582 | v583
+	vperm2i128 ymm10, ymm8, ymm2, 49
+; v405 = permute128(v394, v398, 32)
 %line 1249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm0, ymm6
-; v593 = v591 ^ v592
+	vperm2i128 ymm8, ymm9, ymm3, 32
+; v406 = permute128(v394, v398, 49)
 %line 1250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm12, ymm1, ymm0
-; v594 = v581 | v584
+	vperm2i128 ymm0, ymm9, ymm3, 49
+; v407 = mem256[pc + 4512]
 %line 1251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm10, ymm5
-; v595 = v591 ^ v594
+	vmovdqu [rsp + 9824], ymm0
+	vmovdqu ymm0, [r8 + 4512]
+; v408 = mem256[pc + 4576]
 %line 1252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm1, ymm0
-; v596 = v588 | v595
+	vmovdqu ymm1, [r8 + 4576]
+; v409 = mem256[pc + 4640]
 %line 1253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm9, ymm0
-; v597 = v586 | v593
+	vmovdqu ymm3, [r8 + 4640]
+; v410 = mem256[pc + 4704]
 %line 1254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm8, ymm12
-; v598 = v596 ^ v597
+	vmovdqu ymm15, [r8 + 4704]
+; v411 = mem256[pc + 4768]
 %line 1255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm2
-; v599 = v586 | v595
+	vmovdqu ymm14, [r8 + 4768]
+; v412 = mem256[pc + 4832]
 %line 1256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm8, ymm0
-; v600 = v598 ^ v599
+	vmovdqu ymm13, [r8 + 4832]
+; v413 = mem256[pc + 4896]
 %line 1257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9824], ymm8
-	vpxor ymm0, ymm1, ymm0
-; v601 = v588 | v593
+	vmovdqu ymm12, [r8 + 4896]
+; v414 = mem256[pc + 4960]
 %line 1258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm9, ymm12
-; v602 = v598 ^ v601
+	vmovdqu ymm11, [r8 + 4960]
+; v415 = unpacklo32(v407, v408)
 %line 1259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10016], ymm9
-	vpxor ymm1, ymm1, ymm2
-; 8x v603 = v600 << 1
+	vpunpckldq ymm9, ymm0, ymm1
+; v416 = unpackhi32(v407, v408)
 %line 1260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm0, 1
-; v604 = v583 | v603
+	vpunpckhdq ymm2, ymm0, ymm1
+; v417 = unpacklo32(v409, v410)
 %line 1261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm6, ymm0
-; 8x v605 = v602 << 1
+	vpunpckldq ymm1, ymm3, ymm15
+; v418 = unpackhi32(v409, v410)
 %line 1262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10400], ymm0
-	vpslld ymm0, ymm1, 1
-; v606 = v584 | v605
+	vpunpckhdq ymm0, ymm3, ymm15
+; v419 = unpacklo32(v411, v412)
 %line 1263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm5, ymm0
-; 8x v607 = v369 >> 20
+	vpunpckldq ymm3, ymm14, ymm13
+; v420 = unpackhi32(v411, v412)
 %line 1264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10432], ymm0
-	vpsrld ymm0, ymm7, 20
-; 8x v608 = v401 >> 20
+	vpunpckhdq ymm13, ymm14, ymm13
+; v421 = unpacklo32(v413, v414)
 %line 1265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm1, ymm11, 20
-; v609 = v607 & mem256[MK00000005]
+	vpunpckldq ymm14, ymm12, ymm11
+; v422 = unpackhi32(v413, v414)
 %line 1266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm13, ymm0, [rel MK00000005]
-; v610 = v608 & mem256[MK00000005]
+	vpunpckhdq ymm12, ymm12, ymm11
+; v423 = unpacklo64(v415, v417)
 %line 1267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm15, ymm1, [rel MK00000005]
-; v611 = v373 & mem256[MK00000005]
+	vpunpcklqdq ymm11, ymm9, ymm1
+; v424 = unpackhi64(v415, v417)
 %line 1268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm14, [rsp + 9888]
-	vpand ymm12, ymm14, [rel MK00000005]
-; v612 = v405 & mem256[MK00000005]
+	vpunpckhqdq ymm9, ymm9, ymm1
+; v425 = unpacklo64(v416, v418)
 %line 1269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm10, [rsp + 10080]
-	vpand ymm9, ymm10, [rel MK00000005]
-; 8x v613 = v373 >> 1
+	vpunpcklqdq ymm1, ymm2, ymm0
+; v426 = unpackhi64(v416, v418)
 %line 1270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm8, ymm14, 1
-; v614 = v613 & mem256[MK00000005]
+	vpunpckhqdq ymm15, ymm2, ymm0
+; v427 = unpacklo64(v419, v421)
 %line 1271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm6, ymm8, [rel MK00000005]
-; 8x v615 = v405 >> 1
+	vpunpcklqdq ymm0, ymm3, ymm14
+; v428 = unpackhi64(v419, v421)
 %line 1272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm5, ymm10, 1
-; v616 = v615 & mem256[MK00000005]
+	vpunpckhqdq ymm3, ymm3, ymm14
+; v429 = unpacklo64(v420, v422)
 %line 1273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm2, ymm5, [rel MK00000005]
-; v617 = v610 | v612
+	vpunpcklqdq ymm2, ymm13, ymm12
+; v430 = unpackhi64(v420, v422)
 %line 1274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm9
-; v618 = v609 | v611
+	vpunpckhqdq ymm13, ymm13, ymm12
+; v431 = permute128(v423, v427, 32)
 %line 1275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm13, ymm12
-; v619 = v617 ^ v618
+	vperm2i128 ymm12, ymm11, ymm0, 32
+; v432 = permute128(v423, v427, 49)
 %line 1276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v620 = v610 | v611
+	vperm2i128 ymm0, ymm11, ymm0, 49
+; v433 = permute128(v424, v428, 32)
 %line 1277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm12
-; v621 = v619 ^ v620
-%line 1278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm15, ymm1, ymm0
-; v622 = v609 | v612
-%line 1279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm13, ymm9
-; v623 = v619 ^ v622
-%line 1280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm13, ymm1, ymm0
-; v624 = v616 | v623
-%line 1281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm13
-; v625 = v614 | v621
-%line 1282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm6, ymm15
-; v626 = v624 ^ v625
-%line 1283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v627 = v614 | v623
-%line 1284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm6, ymm13
-; v628 = v626 ^ v627
-%line 1285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm13, ymm1, ymm0
-; v629 = v616 | v621
-%line 1286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm15
-; v630 = v626 ^ v629
-%line 1287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm1, ymm0
-; 8x v631 = v628 << 1
-%line 1288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm1, ymm13, 1
-; v632 = v611 | v631
-%line 1289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm12, ymm12, ymm1
-; 8x v633 = v630 << 1
-%line 1290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm0, 1
-; v634 = v612 | v633
-%line 1291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm9, ymm9, ymm0
-; 8x v635 = v369 >> 24
-%line 1292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm7, 24
-; 8x v636 = v401 >> 24
-%line 1293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm1, ymm11, 24
-; v637 = v635 & mem256[MK00000050]
-%line 1294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm13, ymm0, [rel MK00000050]
-; v638 = v636 & mem256[MK00000050]
-%line 1295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm15, ymm1, [rel MK00000050]
-; v639 = v373 & mem256[MK00000050]
-%line 1296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm11, ymm14, [rel MK00000050]
-; v640 = v405 & mem256[MK00000050]
-%line 1297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm7, ymm10, [rel MK00000050]
-; v641 = v613 & mem256[MK00000050]
-%line 1298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm8, [rel MK00000050]
-; v642 = v615 & mem256[MK00000050]
-%line 1299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9888], ymm8
-	vpand ymm8, ymm5, [rel MK00000050]
-; v643 = v638 | v640
-%line 1300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10080], ymm5
-	vpor ymm0, ymm15, ymm7
-; v644 = v637 | v639
-%line 1301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm5, ymm13, ymm11
-; v645 = v643 ^ v644
-%line 1302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm5, ymm0, ymm5
-; v646 = v638 | v639
-%line 1303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm11
-; v647 = v645 ^ v646
-%line 1304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm15, ymm5, ymm0
-; v648 = v637 | v640
-%line 1305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm13, ymm7
-; v649 = v645 ^ v648
-%line 1306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm13, ymm5, ymm0
-; v650 = v642 | v649
-%line 1307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm8, ymm13
-; v651 = v641 | v647
-%line 1308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm5, ymm1, ymm15
-; v652 = v650 ^ v651
-%line 1309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm5, ymm0, ymm5
-; v653 = v641 | v649
-%line 1310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm1, ymm13
-; v654 = v652 ^ v653
-%line 1311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm13, ymm5, ymm0
-; v655 = v642 | v647
-%line 1312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm8, ymm15
-; v656 = v652 ^ v655
-%line 1313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm5, ymm0
-; 8x v657 = v654 << 1
-%line 1314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm5, ymm13, 1
-; v658 = v639 | v657
-%line 1315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm5, ymm11, ymm5
-; 8x v659 = v656 << 1
-%line 1316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm0, 1
-; v660 = v640 | v659
-%line 1317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm7, ymm0
-; v661 = v632 | v658
-%line 1318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm5, ymm12, ymm5
-; v662 = v634 | v660
-%line 1319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm7, ymm9, ymm0
-; v663 = v614 | v641
-%line 1320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm6, ymm6, ymm1
-; v664 = v616 | v642
-%line 1321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm8, ymm2, ymm8
-; 8x v665 = v371 >> 16
-%line 1322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm3, 16
-; 8x v666 = v403 >> 16
-%line 1323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm1, ymm4, 16
-; v667 = v665 & mem256[MK00005500]
-%line 1324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm12, ymm0, [rel MK00005500]
-; v668 = v666 & mem256[MK00005500]
-%line 1325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm15, ymm1, [rel MK00005500]
-; v669 = v373 & mem256[MK00005500]
-%line 1326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm13, ymm14, [rel MK00005500]
-; v670 = v405 & mem256[MK00005500]
-%line 1327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm11, ymm10, [rel MK00005500]
-; v671 = v613 & mem256[MK00005500]
-%line 1328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm9, [rsp + 9888]
-	vpand ymm4, ymm9, [rel MK00005500]
-; v672 = v615 & mem256[MK00005500]
-%line 1329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm3, [rsp + 10080]
-	vpand ymm2, ymm3, [rel MK00005500]
-; v673 = v668 | v670
-%line 1330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm11
-; v674 = v667 | v669
-%line 1331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm12, ymm13
-; v675 = v673 ^ v674
-%line 1332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v676 = v668 | v669
-%line 1333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm13
-; v677 = v675 ^ v676
-%line 1334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm15, ymm1, ymm0
-; v678 = v667 | v670
-%line 1335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm11
-; v679 = v675 ^ v678
-%line 1336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm12, ymm1, ymm0
-; v680 = v672 | v679
-%line 1337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm12
-; v681 = v671 | v677
-%line 1338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm4, ymm15
-; v682 = v680 ^ v681
-%line 1339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v683 = v671 | v679
-%line 1340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm4, ymm12
-; v684 = v682 ^ v683
-%line 1341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm12, ymm1, ymm0
-; v685 = v672 | v677
-%line 1342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm15
-; v686 = v682 ^ v685
-%line 1343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm1, ymm0
-; 8x v687 = v684 << 1
-%line 1344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm1, ymm12, 1
-; v688 = v669 | v687
-%line 1345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm13, ymm1
-; 8x v689 = v686 << 1
-%line 1346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm0, 1
-; v690 = v670 | v689
-%line 1347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm11, ymm0
-; v691 = v661 | v688
-%line 1348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm5, ymm5, ymm1
-; v692 = v662 | v690
-%line 1349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm7, ymm7, ymm0
-; v693 = v663 | v671
-%line 1350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm6, ymm6, ymm4
-; v694 = v664 | v672
-%line 1351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm11, ymm8, ymm2
-; 8x v695 = v373 >> 12
-%line 1352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm14, 12
-; 8x v696 = v405 >> 12
-%line 1353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm1, ymm10, 12
-; v697 = v695 & mem256[MK00050000]
-%line 1354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm12, ymm0, [rel MK00050000]
-; v698 = v696 & mem256[MK00050000]
-%line 1355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm15, ymm1, [rel MK00050000]
-; v699 = v373 & mem256[MK00050000]
-%line 1356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm13, ymm14, [rel MK00050000]
-; v700 = v405 & mem256[MK00050000]
-%line 1357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm8, ymm10, [rel MK00050000]
-; v701 = v613 & mem256[MK00050000]
-%line 1358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm4, ymm9, [rel MK00050000]
-; v702 = v615 & mem256[MK00050000]
-%line 1359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm2, ymm3, [rel MK00050000]
-; v703 = v698 | v700
-%line 1360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm8
-; v704 = v697 | v699
-%line 1361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm12, ymm13
-; v705 = v703 ^ v704
-%line 1362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v706 = v698 | v699
-%line 1363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm13
-; v707 = v705 ^ v706
-%line 1364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm15, ymm1, ymm0
-; v708 = v697 | v700
-%line 1365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm8
-; v709 = v705 ^ v708
-%line 1366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm12, ymm1, ymm0
-; v710 = v702 | v709
-%line 1367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm12
-; v711 = v701 | v707
-%line 1368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm4, ymm15
-; v712 = v710 ^ v711
-%line 1369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v713 = v701 | v709
-%line 1370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm4, ymm12
-; v714 = v712 ^ v713
-%line 1371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm12, ymm1, ymm0
-; v715 = v702 | v707
-%line 1372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm15
-; v716 = v712 ^ v715
-%line 1373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm1, ymm0
-; 8x v717 = v714 << 1
-%line 1374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm1, ymm12, 1
-; v718 = v699 | v717
-%line 1375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm13, ymm1
-; 8x v719 = v716 << 1
-%line 1376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm0, 1
-; v720 = v700 | v719
-%line 1377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm8, ymm0
-; v721 = v691 | v718
-%line 1378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm5, ymm5, ymm1
-; v722 = v692 | v720
-%line 1379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm7, ymm7, ymm0
-; v723 = v693 | v701
-%line 1380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm8, ymm6, ymm4
-; v724 = v694 | v702
-%line 1381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm12, ymm11, ymm2
-; 8x v725 = v368 >> 10
-%line 1382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm11, [rsp + 9760]
-	vpsrld ymm0, ymm11, 10
-; 8x v726 = v400 >> 10
-%line 1383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm6, [rsp + 9952]
-	vpsrld ymm1, ymm6, 10
-; v727 = v725 & mem256[MK00100000]
-%line 1384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm13, ymm0, [rel MK00100000]
-; v728 = v726 & mem256[MK00100000]
-%line 1385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm2, ymm1, [rel MK00100000]
-; v729 = v373 & mem256[MK00100000]
-%line 1386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm15, ymm14, [rel MK00100000]
-; v730 = v405 & mem256[MK00100000]
-%line 1387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm4, ymm10, [rel MK00100000]
-; v731 = v613 & mem256[MK00100000]
-%line 1388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm9, ymm9, [rel MK00100000]
-; v732 = v615 & mem256[MK00100000]
-%line 1389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm3, ymm3, [rel MK00100000]
-; v733 = v728 | v730
-%line 1390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm4
-; v734 = v727 | v729
-%line 1391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm13, ymm15
-; v735 = v733 ^ v734
-%line 1392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v736 = v728 | v729
-%line 1393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm15
-; v737 = v735 ^ v736
-%line 1394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm2, ymm1, ymm0
-; v738 = v727 | v730
-%line 1395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm13, ymm4
-; v739 = v735 ^ v738
-%line 1396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm13, ymm1, ymm0
-; v740 = v732 | v739
-%line 1397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm3, ymm13
-; v741 = v731 | v737
-%line 1398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm9, ymm2
-; v742 = v740 ^ v741
-%line 1399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v743 = v731 | v739
-%line 1400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm9, ymm13
-; v744 = v742 ^ v743
-%line 1401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm13, ymm1, ymm0
-; v745 = v732 | v737
-%line 1402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm3, ymm2
-; v746 = v742 ^ v745
-%line 1403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm1, ymm0
-; 8x v747 = v744 << 1
-%line 1404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm1, ymm13, 1
-; v748 = v729 | v747
-%line 1405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm15, ymm1
-; 8x v749 = v746 << 1
-%line 1406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm0, 1
-; v750 = v730 | v749
-%line 1407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm4, ymm0
-; v751 = v721 | v748
-%line 1408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm5, ymm1
-; v752 = v722 | v750
-%line 1409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm4, ymm7, ymm0
-; v753 = v723 | v731
-%line 1410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm7, ymm8, ymm9
-; v754 = v724 | v732
-%line 1411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm8, ymm12, ymm3
-; 8x v755 = v368 >> 9
-%line 1412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm11, 9
-; 8x v756 = v400 >> 9
-%line 1413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm1, ymm6, 9
-; v757 = v755 & mem256[MK00400000]
-%line 1414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm12, ymm0, [rel MK00400000]
-; v758 = v756 & mem256[MK00400000]
-%line 1415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm15, ymm1, [rel MK00400000]
-; v759 = v373 & mem256[MK00400000]
-%line 1416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm13, ymm14, [rel MK00400000]
-; v760 = v405 & mem256[MK00400000]
-%line 1417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm11, ymm10, [rel MK00400000]
-; v761 = v613 & mem256[MK00400000]
-%line 1418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm9, [rsp + 9888]
-	vpand ymm6, ymm9, [rel MK00400000]
-; v762 = v615 & mem256[MK00400000]
-%line 1419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm5, [rsp + 10080]
-	vpand ymm3, ymm5, [rel MK00400000]
-; v763 = v758 | v760
-%line 1420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm11
-; v764 = v757 | v759
-%line 1421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm12, ymm13
-; v765 = v763 ^ v764
-%line 1422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v766 = v758 | v759
-%line 1423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm13
-; v767 = v765 ^ v766
-%line 1424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm15, ymm1, ymm0
-; v768 = v757 | v760
-%line 1425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm11
-; v769 = v765 ^ v768
-%line 1426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm12, ymm1, ymm0
-; v770 = v762 | v769
-%line 1427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm3, ymm12
-; v771 = v761 | v767
-%line 1428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm6, ymm15
-; v772 = v770 ^ v771
-%line 1429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v773 = v761 | v769
-%line 1430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm6, ymm12
-; v774 = v772 ^ v773
-%line 1431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm12, ymm1, ymm0
-; v775 = v762 | v767
-%line 1432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm3, ymm15
-; v776 = v772 ^ v775
-%line 1433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm1, ymm0
-; 8x v777 = v774 << 1
-%line 1434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm1, ymm12, 1
-; v778 = v759 | v777
-%line 1435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm13, ymm1
-; 8x v779 = v776 << 1
-%line 1436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm0, 1
-; v780 = v760 | v779
-%line 1437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm11, ymm0
-; v781 = v751 | v778
-%line 1438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm2, ymm1
-; v782 = v752 | v780
-%line 1439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm4, ymm4, ymm0
-; v783 = v753 | v761
-%line 1440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm6, ymm7, ymm6
-; v784 = v754 | v762
-%line 1441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm8, ymm8, ymm3
-; 8x v785 = v370 >> 2
-%line 1442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm7, [rsp + 9792]
-	vpsrld ymm0, ymm7, 2
-; 8x v786 = v402 >> 2
-%line 1443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm3, [rsp + 9984]
-	vpsrld ymm1, ymm3, 2
-; v787 = v785 & mem256[MK05000000]
-%line 1444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm11, ymm0, [rel MK05000000]
-; v788 = v786 & mem256[MK05000000]
-%line 1445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm12, ymm1, [rel MK05000000]
-; v789 = v373 & mem256[MK05000000]
-%line 1446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm13, ymm14, [rel MK05000000]
-; v790 = v405 & mem256[MK05000000]
-%line 1447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm10, ymm10, [rel MK05000000]
-; v791 = v613 & mem256[MK05000000]
-%line 1448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm9, ymm9, [rel MK05000000]
-; v792 = v615 & mem256[MK05000000]
-%line 1449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm5, ymm5, [rel MK05000000]
-; v793 = v788 | v790
-%line 1450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm10
-; v794 = v787 | v789
-%line 1451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm11, ymm13
-; v795 = v793 ^ v794
-%line 1452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm0, ymm1
-; v796 = v788 | v789
-%line 1453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm12, ymm13
-; v797 = v795 ^ v796
-%line 1454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm12, ymm0, ymm1
-; v798 = v787 | v790
-%line 1455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm11, ymm10
-; v799 = v795 ^ v798
-%line 1456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm0, ymm1
-; v800 = v792 | v799
-%line 1457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm5, ymm0
-; v801 = v791 | v797
-%line 1458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm11, ymm9, ymm12
-; v802 = v800 ^ v801
-%line 1459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm11
-; v803 = v791 | v799
-%line 1460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm9, ymm0
-; v804 = v802 ^ v803
-%line 1461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm1, ymm0
-; v805 = v792 | v797
-%line 1462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm11, ymm5, ymm12
-; v806 = v802 ^ v805
-%line 1463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm11
-; 8x v807 = v804 << 1
-%line 1464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm0, 1
-; v808 = v789 | v807
-%line 1465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm13, ymm0
-; 8x v809 = v806 << 1
-%line 1466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm1, ymm1, 1
-; v810 = v790 | v809
-%line 1467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm10, ymm1
-; v811 = v781 | v808
-%line 1468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm0
-; v812 = v782 | v810
-%line 1469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9792], ymm0
-	vpor ymm0, ymm4, ymm1
-; v813 = v783 | v791
-%line 1470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9888], ymm0
-	vpor ymm0, ymm6, ymm9
-; v814 = v784 | v792
-%line 1471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9984], ymm0
-	vpor ymm0, ymm8, ymm5
-; 8x v815 = v372 >> 1
-%line 1472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10080], ymm0
-	vmovdqu ymm0, [rsp + 9856]
-	vpsrld ymm0, ymm0, 1
-; 8x v816 = v404 >> 1
-%line 1473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 10048]
-	vpsrld ymm1, ymm1, 1
-; v817 = v815 & mem256[MK15555555]
-%line 1474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm4, ymm0, [rel MK15555555]
-; v818 = v816 & mem256[MK15555555]
-%line 1475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm1, [rel MK15555555]
-; v819 = v368 & mem256[MK15555555]
-%line 1476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 9760]
-	vpand ymm6, ymm1, [rel MK15555555]
-; v820 = v400 & mem256[MK15555555]
-%line 1477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm2, [rsp + 9952]
-	vpand ymm5, ymm2, [rel MK15555555]
-; 8x v821 = v368 >> 1
-%line 1478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm1, ymm1, 1
-; v822 = v821 & mem256[MK15555555]
-%line 1479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm8, ymm1, [rel MK15555555]
-; 8x v823 = v400 >> 1
-%line 1480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm1, ymm2, 1
-; v824 = v823 & mem256[MK15555555]
-%line 1481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm9, ymm1, [rel MK15555555]
-; v825 = v818 | v820
-%line 1482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm0, ymm5
-; v826 = v817 | v819
-%line 1483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm4, ymm6
-; v827 = v825 ^ v826
-%line 1484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm2
-; v828 = v818 | v819
-%line 1485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm0, ymm6
-; v829 = v827 ^ v828
-%line 1486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm1, ymm0
-; v830 = v817 | v820
-%line 1487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm4, ymm5
-; v831 = v827 ^ v830
-%line 1488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm2
-; v832 = v824 | v831
-%line 1489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm9, ymm1
-; v833 = v822 | v829
-%line 1490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm4, ymm8, ymm0
-; v834 = v832 ^ v833
-%line 1491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm2, ymm2, ymm4
-; v835 = v822 | v831
-%line 1492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm8, ymm1
-; v836 = v834 ^ v835
-%line 1493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm2, ymm1
-; v837 = v824 | v829
-%line 1494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm9, ymm0
-; v838 = v834 ^ v837
-%line 1495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm2, ymm0
-; 8x v839 = v836 << 1
-%line 1496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm1, ymm1, 1
-; v840 = v819 | v839
-%line 1497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm6, ymm1
-; 8x v841 = v838 << 1
-%line 1498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm0, 1
-; v842 = v820 | v841
-%line 1499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm4, ymm5, ymm0
-; 8x v843 = v374 >> 1
-%line 1500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rsp + 9920]
-	vpsrld ymm0, ymm0, 1
-; 8x v844 = v406 >> 1
-%line 1501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 10112]
-	vpsrld ymm1, ymm1, 1
-; v845 = v843 & mem256[MK01455555]
-%line 1502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm10, ymm0, [rel MK01455555]
-; v846 = v844 & mem256[MK01455555]
-%line 1503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm11, ymm1, [rel MK01455555]
-; v847 = v370 & mem256[MK01455555]
-%line 1504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm6, ymm7, [rel MK01455555]
-; v848 = v402 & mem256[MK01455555]
-%line 1505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm5, ymm3, [rel MK01455555]
-; 8x v849 = v370 >> 1
-%line 1506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm7, 1
-; v850 = v849 & mem256[MK01455555]
-%line 1507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm7, ymm0, [rel MK01455555]
-; 8x v851 = v402 >> 1
-%line 1508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm3, 1
-; v852 = v851 & mem256[MK01455555]
-%line 1509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm3, ymm0, [rel MK01455555]
-; v853 = v846 | v848
-%line 1510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm11, ymm5
-; v854 = v845 | v847
-%line 1511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm10, ymm6
-; v855 = v853 ^ v854
-%line 1512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm0, ymm1
-; v856 = v846 | v847
-%line 1513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm11, ymm6
-; v857 = v855 ^ v856
-%line 1514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm11, ymm0, ymm1
-; v858 = v845 | v848
-%line 1515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm10, ymm5
-; v859 = v855 ^ v858
-%line 1516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm0, ymm1
-; v860 = v852 | v859
-%line 1517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm3, ymm0
-; v861 = v850 | v857
-%line 1518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm10, ymm7, ymm11
-; v862 = v860 ^ v861
-%line 1519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm10
-; v863 = v850 | v859
-%line 1520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm7, ymm0
-; v864 = v862 ^ v863
-%line 1521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10048], ymm7
-	vpxor ymm0, ymm1, ymm0
-; v865 = v852 | v857
-%line 1522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm7, ymm3, ymm11
-; v866 = v862 ^ v865
-%line 1523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10112], ymm3
-	vpxor ymm1, ymm1, ymm7
-; 8x v867 = v864 << 1
-%line 1524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm0, 1
-; v868 = v847 | v867
-%line 1525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm6, ymm6, ymm0
-; 8x v869 = v866 << 1
-%line 1526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm1, 1
-; v870 = v848 | v869
-%line 1527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm5, ymm5, ymm0
-; v871 = v840 & mem256[MK33333333]
-%line 1528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm7, ymm2, [rel MK33333333]
-; v872 = v842 & mem256[MK33333333]
-%line 1529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9920], ymm2
-	vpand ymm10, ymm4, [rel MK33333333]
-; v873 = v822 & mem256[MK33333333]
-%line 1530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9952], ymm4
-	vpand ymm11, ymm8, [rel MK33333333]
-; v874 = v824 & mem256[MK33333333]
-%line 1531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9760], ymm8
-	vpand ymm8, ymm9, [rel MK33333333]
-; v875 = v430 & mem256[MK33333333]
-%line 1532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9856], ymm9
-	vmovdqu ymm0, [rsp + 10208]
-	vpand ymm9, ymm0, [rel MK33333333]
-; v876 = v432 & mem256[MK33333333]
-%line 1533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 10240]
-	vpand ymm4, ymm1, [rel MK33333333]
-; 8x v877 = v430 >> 2
-%line 1534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm0, 2
-; v878 = v877 & mem256[MK33333333]
-%line 1535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm12, ymm0, [rel MK33333333]
-; 8x v879 = v432 >> 2
-%line 1536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm1, 2
-; v880 = v879 & mem256[MK33333333]
-%line 1537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm2, ymm0, [rel MK33333333]
-; v881 = v412 & mem256[MK33333333]
-%line 1538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rsp + 10144]
-	vpand ymm13, ymm0, [rel MK33333333]
-; v882 = v414 & mem256[MK33333333]
-%line 1539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 10176]
-	vpand ymm3, ymm1, [rel MK33333333]
-; 8x v883 = v412 >> 2
-%line 1540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm0, 2
-; v884 = v883 & mem256[MK33333333]
-%line 1541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm14, ymm0, [rel MK33333333]
-; 8x v885 = v414 >> 2
-%line 1542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm1, 2
-; v886 = v885 & mem256[MK33333333]
-%line 1543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm15, ymm0, [rel MK33333333]
-; v887 = v872 | v876
-%line 1544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm10, ymm4
-; v888 = v871 | v875
-%line 1545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm7, ymm9
-; v889 = v887 ^ v888
-%line 1546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v890 = v872 | v875
-%line 1547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm10, ymm9
-; v891 = v889 ^ v890
-%line 1548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm10, ymm1, ymm0
-; v892 = v871 | v876
-%line 1549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm7, ymm4
-; v893 = v889 ^ v892
-%line 1550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm7, ymm1, ymm0
-; v894 = v880 | v893
-%line 1551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm7
-; v895 = v878 | v891
-%line 1552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm12, ymm10
-; v896 = v894 ^ v895
-%line 1553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v897 = v878 | v893
-%line 1554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm7
-; v898 = v896 ^ v897
-%line 1555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm7, ymm1, ymm0
-; v899 = v880 | v891
-%line 1556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm10
-; v900 = v896 ^ v899
-%line 1557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm10, ymm1, ymm0
-; v901 = v874 | v882
-%line 1558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm8, ymm3
-; v902 = v873 | v881
-%line 1559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm11, ymm13
-; v903 = v901 ^ v902
-%line 1560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v904 = v874 | v881
-%line 1561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm8, ymm13
-; v905 = v903 ^ v904
-%line 1562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm1, ymm0
-; v906 = v873 | v882
-%line 1563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm11, ymm3
-; v907 = v903 ^ v906
-%line 1564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm11, ymm1, ymm0
-; v908 = v886 | v907
-%line 1565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm11
-; v909 = v884 | v905
-%line 1566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm14, ymm8
-; v910 = v908 ^ v909
-%line 1567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v911 = v884 | v907
-%line 1568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm14, ymm11
-; v912 = v910 ^ v911
-%line 1569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm11, ymm1, ymm0
-; v913 = v886 | v905
-%line 1570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm8
-; v914 = v910 ^ v913
-%line 1571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm1, ymm0
-; v915 = v882 | v898
-%line 1572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm3, ymm7
-; v916 = v881 | v900
-%line 1573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm13, ymm10
-; v917 = v915 ^ v916
-%line 1574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v918 = v882 | v900
-%line 1575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm3, ymm10
-; v919 = v917 ^ v918
-%line 1576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm3, ymm1, ymm0
-; v920 = v881 | v898
-%line 1577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm13, ymm7
-; v921 = v917 ^ v920
-%line 1578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm7, ymm1, ymm0
-; v922 = v878 | v914
-%line 1579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm8
-; v923 = v880 | v912
-%line 1580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm2, ymm11
-; v924 = v922 ^ v923
-%line 1581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm0, ymm1
-; v925 = v880 | v914
-%line 1582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm2, ymm8
-; v926 = v924 ^ v925
-%line 1583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm2, ymm0, ymm1
-; v927 = v878 | v912
-%line 1584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm12, ymm11
-; v928 = v924 ^ v927
-%line 1585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; 8x v929 = v919 << 2
-%line 1586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm3, 2
-; v930 = v875 | v929
-%line 1587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm9, ymm0
-; 8x v931 = v921 << 2
-%line 1588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10144], ymm0
-	vpslld ymm0, ymm7, 2
-; v932 = v876 | v931
-%line 1589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm4, ymm0
-; 8x v933 = v884 << 2
-%line 1590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10176], ymm0
-	vpslld ymm0, ymm14, 2
-; v934 = v926 | v933
-%line 1591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm0
-; 8x v935 = v886 << 2
-%line 1592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10208], ymm0
-	vpslld ymm0, ymm15, 2
-; v936 = v928 | v935
-%line 1593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm1, ymm0
-; v937 = v868 & mem256[MK03033333]
-%line 1594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10240], ymm0
-	vpand ymm7, ymm6, [rel MK03033333]
-; v938 = v870 & mem256[MK03033333]
-%line 1595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm8, ymm5, [rel MK03033333]
-; v939 = v850 & mem256[MK03033333]
-%line 1596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rsp + 10048]
-	vpand ymm9, ymm0, [rel MK03033333]
-; v940 = v852 & mem256[MK03033333]
-%line 1597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rsp + 10112]
-	vpand ymm4, ymm0, [rel MK03033333]
-; v941 = v577 & mem256[MK03033333]
-%line 1598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rsp + 10272]
-	vpand ymm11, ymm0, [rel MK03033333]
-; v942 = v578 & mem256[MK03033333]
-%line 1599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 10304]
-	vpand ymm10, ymm1, [rel MK03033333]
-; 8x v943 = v577 >> 2
-%line 1600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm0, 2
-; v944 = v943 & mem256[MK03033333]
-%line 1601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm12, ymm0, [rel MK03033333]
-; 8x v945 = v578 >> 2
-%line 1602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm1, 2
-; v946 = v945 & mem256[MK03033333]
-%line 1603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm2, ymm0, [rel MK03033333]
-; v947 = v579 & mem256[MK03033333]
-%line 1604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rsp + 10336]
-	vpand ymm13, ymm0, [rel MK03033333]
-; v948 = v580 & mem256[MK03033333]
-%line 1605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 10368]
-	vpand ymm3, ymm1, [rel MK03033333]
-; 8x v949 = v579 >> 2
-%line 1606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm0, 2
-; v950 = v949 & mem256[MK03033333]
-%line 1607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm14, ymm0, [rel MK03033333]
-; 8x v951 = v580 >> 2
-%line 1608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm1, 2
-; v952 = v951 & mem256[MK03033333]
-%line 1609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm15, ymm0, [rel MK03033333]
-; v953 = v938 | v942
-%line 1610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm8, ymm10
-; v954 = v937 | v941
-%line 1611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm7, ymm11
-; v955 = v953 ^ v954
-%line 1612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v956 = v938 | v941
-%line 1613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm8, ymm11
-; v957 = v955 ^ v956
-%line 1614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm1, ymm0
-; v958 = v937 | v942
-%line 1615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm7, ymm10
-; v959 = v955 ^ v958
-%line 1616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm7, ymm1, ymm0
-; v960 = v946 | v959
-%line 1617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm7
-; v961 = v944 | v957
-%line 1618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm12, ymm8
-; v962 = v960 ^ v961
-%line 1619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v963 = v944 | v959
-%line 1620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm7
-; v964 = v962 ^ v963
-%line 1621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm7, ymm1, ymm0
-; v965 = v946 | v957
-%line 1622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm8
-; v966 = v962 ^ v965
-%line 1623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm1, ymm0
-; v967 = v940 | v948
-%line 1624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm4, ymm3
-; v968 = v939 | v947
-%line 1625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm9, ymm13
-; v969 = v967 ^ v968
-%line 1626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v970 = v940 | v947
-%line 1627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm4, ymm13
-; v971 = v969 ^ v970
-%line 1628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm4, ymm1, ymm0
-; v972 = v939 | v948
-%line 1629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm9, ymm3
-; v973 = v969 ^ v972
-%line 1630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm9, ymm1, ymm0
-; v974 = v952 | v973
-%line 1631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm9
-; v975 = v950 | v971
-%line 1632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm14, ymm4
-; v976 = v974 ^ v975
-%line 1633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v977 = v950 | v973
-%line 1634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm14, ymm9
-; v978 = v976 ^ v977
-%line 1635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm9, ymm1, ymm0
-; v979 = v952 | v971
-%line 1636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm4
-; v980 = v976 ^ v979
-%line 1637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm4, ymm1, ymm0
-; v981 = v948 | v964
-%line 1638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm3, ymm7
-; v982 = v947 | v966
-%line 1639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm13, ymm8
-; v983 = v981 ^ v982
-%line 1640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v984 = v948 | v966
-%line 1641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm3, ymm8
-; v985 = v983 ^ v984
-%line 1642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm3, ymm1, ymm0
-; v986 = v947 | v964
-%line 1643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm13, ymm7
-; v987 = v983 ^ v986
-%line 1644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm7, ymm1, ymm0
-; v988 = v944 | v980
-%line 1645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm4
-; v989 = v946 | v978
-%line 1646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm2, ymm9
-; v990 = v988 ^ v989
-%line 1647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm0, ymm1
-; v991 = v946 | v980
-%line 1648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm2, ymm4
-; v992 = v990 ^ v991
-%line 1649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm2, ymm0, ymm1
-; v993 = v944 | v978
-%line 1650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm12, ymm9
-; v994 = v990 ^ v993
-%line 1651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; 8x v995 = v985 << 2
-%line 1652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm3, 2
-; v996 = v941 | v995
-%line 1653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm3, ymm11, ymm0
-; 8x v997 = v987 << 2
-%line 1654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm7, 2
-; v998 = v942 | v997
-%line 1655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm4, ymm10, ymm0
-; 8x v999 = v950 << 2
-%line 1656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm14, 2
-; v1000 = v992 | v999
-%line 1657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm0
-; 8x v1001 = v952 << 2
-%line 1658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10272], ymm0
-	vpslld ymm0, ymm15, 2
-; v1002 = v1001 | v994
-%line 1659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm0, ymm1
-; 8x v1003 = v868 >> 2
-%line 1660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10304], ymm0
-	vpsrld ymm0, ymm6, 2
-; 8x v1004 = v870 >> 2
-%line 1661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm1, ymm5, 2
-; v1005 = v1003 & mem256[MK00333333]
-%line 1662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm8, ymm0, [rel MK00333333]
-; v1006 = v1004 & mem256[MK00333333]
-%line 1663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm9, ymm1, [rel MK00333333]
-; 8x v1007 = v850 >> 2
-%line 1664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rsp + 10048]
-	vpsrld ymm0, ymm0, 2
-; 8x v1008 = v852 >> 2
-%line 1665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 10112]
-	vpsrld ymm1, ymm1, 2
-; v1009 = v1007 & mem256[MK00333333]
-%line 1666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm10, ymm0, [rel MK00333333]
-; v1010 = v1008 & mem256[MK00333333]
-%line 1667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm6, ymm1, [rel MK00333333]
-; v1011 = v604 & mem256[MK00333333]
-%line 1668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rsp + 10400]
-	vpand ymm11, ymm0, [rel MK00333333]
-; v1012 = v606 & mem256[MK00333333]
-%line 1669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 10432]
-	vpand ymm7, ymm1, [rel MK00333333]
-; 8x v1013 = v604 >> 2
-%line 1670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm0, 2
-; v1014 = v1013 & mem256[MK00333333]
-%line 1671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm12, ymm0, [rel MK00333333]
-; 8x v1015 = v606 >> 2
-%line 1672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm1, 2
-; v1016 = v1015 & mem256[MK00333333]
-%line 1673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm2, ymm0, [rel MK00333333]
-; v1017 = v586 & mem256[MK00333333]
-%line 1674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rsp + 9824]
-	vpand ymm13, ymm0, [rel MK00333333]
-; v1018 = v588 & mem256[MK00333333]
-%line 1675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 10016]
-	vpand ymm5, ymm1, [rel MK00333333]
-; 8x v1019 = v586 >> 2
-%line 1676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm0, 2
-; v1020 = v1019 & mem256[MK00333333]
-%line 1677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm14, ymm0, [rel MK00333333]
-; 8x v1021 = v588 >> 2
-%line 1678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm1, 2
-; v1022 = v1021 & mem256[MK00333333]
-%line 1679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm15, ymm0, [rel MK00333333]
-; v1023 = v1006 | v1012
-%line 1680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm9, ymm7
-; v1024 = v1005 | v1011
-%line 1681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm8, ymm11
-; v1025 = v1023 ^ v1024
-%line 1682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1026 = v1006 | v1011
-%line 1683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm9, ymm11
-; v1027 = v1025 ^ v1026
-%line 1684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm9, ymm1, ymm0
-; v1028 = v1005 | v1012
-%line 1685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm8, ymm7
-; v1029 = v1025 ^ v1028
-%line 1686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm1, ymm0
-; v1030 = v1016 | v1029
-%line 1687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm8
-; v1031 = v1014 | v1027
-%line 1688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm12, ymm9
-; v1032 = v1030 ^ v1031
-%line 1689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1033 = v1014 | v1029
-%line 1690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm8
-; v1034 = v1032 ^ v1033
-%line 1691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm1, ymm0
-; v1035 = v1016 | v1027
-%line 1692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm9
-; v1036 = v1032 ^ v1035
-%line 1693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm9, ymm1, ymm0
-; v1037 = v1010 | v1018
-%line 1694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm6, ymm5
-; v1038 = v1009 | v1017
-%line 1695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm10, ymm13
-; v1039 = v1037 ^ v1038
-%line 1696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1040 = v1010 | v1017
-%line 1697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm6, ymm13
-; v1041 = v1039 ^ v1040
-%line 1698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm6, ymm1, ymm0
-; v1042 = v1009 | v1018
-%line 1699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm10, ymm5
-; v1043 = v1039 ^ v1042
-%line 1700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm10, ymm1, ymm0
-; v1044 = v1022 | v1043
-%line 1701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm10
-; v1045 = v1020 | v1041
-%line 1702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm14, ymm6
-; v1046 = v1044 ^ v1045
-%line 1703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1047 = v1020 | v1043
-%line 1704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm14, ymm10
-; v1048 = v1046 ^ v1047
-%line 1705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm10, ymm1, ymm0
-; v1049 = v1022 | v1041
-%line 1706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm6
-; v1050 = v1046 ^ v1049
-%line 1707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm6, ymm1, ymm0
-; v1051 = v1018 | v1034
-%line 1708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm5, ymm8
-; v1052 = v1017 | v1036
-%line 1709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm13, ymm9
-; v1053 = v1051 ^ v1052
-%line 1710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1054 = v1018 | v1036
-%line 1711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm5, ymm9
-; v1055 = v1053 ^ v1054
-%line 1712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm5, ymm1, ymm0
-; v1056 = v1017 | v1034
-%line 1713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm13, ymm8
-; v1057 = v1053 ^ v1056
-%line 1714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm1, ymm0
-; v1058 = v1014 | v1050
-%line 1715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm6
-; v1059 = v1016 | v1048
-%line 1716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm2, ymm10
-; v1060 = v1058 ^ v1059
-%line 1717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm0, ymm1
-; v1061 = v1016 | v1050
-%line 1718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm2, ymm6
-; v1062 = v1060 ^ v1061
-%line 1719+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm2, ymm0, ymm1
-; v1063 = v1014 | v1048
-%line 1720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm12, ymm10
-; v1064 = v1060 ^ v1063
-%line 1721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; 8x v1065 = v1055 << 2
-%line 1722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm5, 2
-; v1066 = v1011 | v1065
-%line 1723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm11, ymm0
-; 8x v1067 = v1057 << 2
-%line 1724+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9824], ymm0
-	vpslld ymm0, ymm8, 2
-; v1068 = v1012 | v1067
-%line 1725+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm7, ymm0
-; 8x v1069 = v1020 << 2
-%line 1726+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10016], ymm0
-	vpslld ymm0, ymm14, 2
-; v1070 = v1062 | v1069
-%line 1727+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm0
-; 8x v1071 = v1022 << 2
-%line 1728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10048], ymm0
-	vpslld ymm0, ymm15, 2
-; v1072 = v1064 | v1071
-%line 1729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm1, ymm0
-; 8x v1073 = v840 >> 2
-%line 1730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10112], ymm0
-	vmovdqu ymm0, [rsp + 9920]
-	vpsrld ymm0, ymm0, 2
-; 8x v1074 = v842 >> 2
-%line 1731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 9952]
-	vpsrld ymm1, ymm1, 2
-; v1075 = v1073 & mem256[MK03333333]
-%line 1732+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm8, ymm0, [rel MK03333333]
-; v1076 = v1074 & mem256[MK03333333]
-%line 1733+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm9, ymm1, [rel MK03333333]
-; 8x v1077 = v822 >> 2
-%line 1734+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rsp + 9760]
-	vpsrld ymm0, ymm0, 2
-; 8x v1078 = v824 >> 2
-%line 1735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 9856]
-	vpsrld ymm1, ymm1, 2
-; v1079 = v1077 & mem256[MK03333333]
-%line 1736+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm10, ymm0, [rel MK03333333]
-; v1080 = v1078 & mem256[MK03333333]
-%line 1737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm6, ymm1, [rel MK03333333]
-; v1081 = v811 & mem256[MK03333333]
-%line 1738+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rsp + 9792]
-	vpand ymm11, ymm0, [rel MK03333333]
-; v1082 = v812 & mem256[MK03333333]
-%line 1739+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 9888]
-	vpand ymm7, ymm1, [rel MK03333333]
-; 8x v1083 = v811 >> 2
-%line 1740+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm0, 2
-; v1084 = v1083 & mem256[MK03333333]
-%line 1741+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm12, ymm0, [rel MK03333333]
-; 8x v1085 = v812 >> 2
-%line 1742+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm1, 2
-; v1086 = v1085 & mem256[MK03333333]
-%line 1743+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm2, ymm0, [rel MK03333333]
-; v1087 = v813 & mem256[MK03333333]
-%line 1744+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rsp + 9984]
-	vpand ymm13, ymm0, [rel MK03333333]
-; v1088 = v814 & mem256[MK03333333]
-%line 1745+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 10080]
-	vpand ymm5, ymm1, [rel MK03333333]
-; 8x v1089 = v813 >> 2
-%line 1746+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm0, 2
-; v1090 = v1089 & mem256[MK03333333]
-%line 1747+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm14, ymm0, [rel MK03333333]
-; 8x v1091 = v814 >> 2
-%line 1748+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm1, 2
-; v1092 = v1091 & mem256[MK03333333]
-%line 1749+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm15, ymm0, [rel MK03333333]
-; v1093 = v1076 | v1082
-%line 1750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm9, ymm7
-; v1094 = v1075 | v1081
-%line 1751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm8, ymm11
-; v1095 = v1093 ^ v1094
-%line 1752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1096 = v1076 | v1081
-%line 1753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm9, ymm11
-; v1097 = v1095 ^ v1096
-%line 1754+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm9, ymm1, ymm0
-; v1098 = v1075 | v1082
-%line 1755+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm8, ymm7
-; v1099 = v1095 ^ v1098
-%line 1756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm1, ymm0
-; v1100 = v1086 | v1099
-%line 1757+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm8
-; v1101 = v1084 | v1097
-%line 1758+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm12, ymm9
-; v1102 = v1100 ^ v1101
-%line 1759+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1103 = v1084 | v1099
-%line 1760+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm8
-; v1104 = v1102 ^ v1103
-%line 1761+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm1, ymm0
-; v1105 = v1086 | v1097
-%line 1762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm9
-; v1106 = v1102 ^ v1105
-%line 1763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm9, ymm1, ymm0
-; v1107 = v1080 | v1088
-%line 1764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm6, ymm5
-; v1108 = v1079 | v1087
-%line 1765+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm10, ymm13
-; v1109 = v1107 ^ v1108
-%line 1766+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1110 = v1080 | v1087
-%line 1767+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm6, ymm13
-; v1111 = v1109 ^ v1110
-%line 1768+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm6, ymm1, ymm0
-; v1112 = v1079 | v1088
-%line 1769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm10, ymm5
-; v1113 = v1109 ^ v1112
-%line 1770+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm10, ymm1, ymm0
-; v1114 = v1092 | v1113
-%line 1771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm10
-; v1115 = v1090 | v1111
-%line 1772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm14, ymm6
-; v1116 = v1114 ^ v1115
-%line 1773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1117 = v1090 | v1113
-%line 1774+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm14, ymm10
-; v1118 = v1116 ^ v1117
-%line 1775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm10, ymm1, ymm0
-; v1119 = v1092 | v1111
-%line 1776+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm6
-; v1120 = v1116 ^ v1119
-%line 1777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm6, ymm1, ymm0
-; v1121 = v1088 | v1104
-%line 1778+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm5, ymm8
-; v1122 = v1087 | v1106
-%line 1779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm13, ymm9
-; v1123 = v1121 ^ v1122
-%line 1780+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1124 = v1088 | v1106
-%line 1781+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm5, ymm9
-; v1125 = v1123 ^ v1124
-%line 1782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm5, ymm1, ymm0
-; v1126 = v1087 | v1104
-%line 1783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm13, ymm8
-; v1127 = v1123 ^ v1126
-%line 1784+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm1, ymm0
-; v1128 = v1084 | v1120
-%line 1785+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm6
-; v1129 = v1086 | v1118
-%line 1786+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm2, ymm10
-; v1130 = v1128 ^ v1129
-%line 1787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm0, ymm1
-; v1131 = v1086 | v1120
-%line 1788+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm2, ymm6
-; v1132 = v1130 ^ v1131
-%line 1789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm2, ymm0, ymm1
-; v1133 = v1084 | v1118
-%line 1790+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm12, ymm10
-; v1134 = v1130 ^ v1133
-%line 1791+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm6, ymm0, ymm1
-; 8x v1135 = v1125 << 2
-%line 1792+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm5, 2
-; v1136 = v1081 | v1135
-%line 1793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm11, ymm0
-; 8x v1137 = v1127 << 2
-%line 1794+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm1, ymm8, 2
-; v1138 = v1082 | v1137
-%line 1795+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm7, ymm1
-; 8x v1139 = v1090 << 2
-%line 1796+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm5, ymm14, 2
-; v1140 = v1132 | v1139
-%line 1797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm2, ymm5
-; 8x v1141 = v1092 << 2
-%line 1798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm5, ymm15, 2
-; v1142 = v1134 | v1141
-%line 1799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm5, ymm6, ymm5
-; v1143 = v1136 & mem256[MK0f0f0f0f]
-%line 1800+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm7, ymm0, [rel MK0f0f0f0f]
-; v1144 = v1138 & mem256[MK0f0f0f0f]
-%line 1801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9760], ymm0
-	vpand ymm8, ymm1, [rel MK0f0f0f0f]
-; v1145 = v1140 & mem256[MK0f0f0f0f]
-%line 1802+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9792], ymm1
-	vpand ymm9, ymm2, [rel MK0f0f0f0f]
-; v1146 = v1142 & mem256[MK0f0f0f0f]
-%line 1803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9856], ymm2
-	vpand ymm10, ymm5, [rel MK0f0f0f0f]
-; v1147 = v930 & mem256[MK0f0f0f0f]
-%line 1804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9888], ymm5
-	vmovdqu ymm0, [rsp + 10144]
-	vpand ymm11, ymm0, [rel MK0f0f0f0f]
-; v1148 = v932 & mem256[MK0f0f0f0f]
-%line 1805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 10176]
-	vpand ymm6, ymm1, [rel MK0f0f0f0f]
-; 8x v1149 = v930 >> 4
-%line 1806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm0, 4
-; v1150 = v1149 & mem256[MK0f0f0f0f]
-%line 1807+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm12, ymm0, [rel MK0f0f0f0f]
-; 8x v1151 = v932 >> 4
-%line 1808+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm1, 4
-; v1152 = v1151 & mem256[MK0f0f0f0f]
-%line 1809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm2, ymm0, [rel MK0f0f0f0f]
-; v1153 = v934 & mem256[MK0f0f0f0f]
-%line 1810+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rsp + 10208]
-	vpand ymm13, ymm0, [rel MK0f0f0f0f]
-; v1154 = v936 & mem256[MK0f0f0f0f]
-%line 1811+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 10240]
-	vpand ymm5, ymm1, [rel MK0f0f0f0f]
-; 8x v1155 = v934 >> 4
-%line 1812+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm0, 4
-; v1156 = v1155 & mem256[MK0f0f0f0f]
-%line 1813+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm14, ymm0, [rel MK0f0f0f0f]
-; 8x v1157 = v936 >> 4
-%line 1814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm1, 4
-; v1158 = v1157 & mem256[MK0f0f0f0f]
-%line 1815+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm15, ymm0, [rel MK0f0f0f0f]
-; v1159 = v1144 | v1148
-%line 1816+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm8, ymm6
-; v1160 = v1143 | v1147
-%line 1817+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm7, ymm11
-; v1161 = v1159 ^ v1160
-%line 1818+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1162 = v1144 | v1147
-%line 1819+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm8, ymm11
-; v1163 = v1161 ^ v1162
-%line 1820+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm1, ymm0
-; v1164 = v1143 | v1148
-%line 1821+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm7, ymm6
-; v1165 = v1161 ^ v1164
-%line 1822+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm7, ymm1, ymm0
-; v1166 = v1152 | v1165
-%line 1823+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm7
-; v1167 = v1150 | v1163
-%line 1824+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm12, ymm8
-; v1168 = v1166 ^ v1167
-%line 1825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1169 = v1150 | v1165
-%line 1826+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm7
-; v1170 = v1168 ^ v1169
-%line 1827+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm7, ymm1, ymm0
-; v1171 = v1152 | v1163
-%line 1828+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm8
-; v1172 = v1168 ^ v1171
-%line 1829+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm1, ymm0
-; v1173 = v1146 | v1154
-%line 1830+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm10, ymm5
-; v1174 = v1145 | v1153
-%line 1831+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm9, ymm13
-; v1175 = v1173 ^ v1174
-%line 1832+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1176 = v1146 | v1153
-%line 1833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm10, ymm13
-; v1177 = v1175 ^ v1176
-%line 1834+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm10, ymm1, ymm0
-; v1178 = v1145 | v1154
-%line 1835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm9, ymm5
-; v1179 = v1175 ^ v1178
-%line 1836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm9, ymm1, ymm0
-; v1180 = v1158 | v1179
-%line 1837+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm9
-; v1181 = v1156 | v1177
-%line 1838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm14, ymm10
-; v1182 = v1180 ^ v1181
-%line 1839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1183 = v1156 | v1179
-%line 1840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm14, ymm9
-; v1184 = v1182 ^ v1183
-%line 1841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm9, ymm1, ymm0
-; v1185 = v1158 | v1177
-%line 1842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm10
-; v1186 = v1182 ^ v1185
-%line 1843+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm10, ymm1, ymm0
-; v1187 = v1154 | v1170
-%line 1844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm5, ymm7
-; v1188 = v1153 | v1172
-%line 1845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm13, ymm8
-; v1189 = v1187 ^ v1188
-%line 1846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1190 = v1154 | v1172
-%line 1847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm5, ymm8
-; v1191 = v1189 ^ v1190
-%line 1848+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm5, ymm1, ymm0
-; v1192 = v1153 | v1170
-%line 1849+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm13, ymm7
-; v1193 = v1189 ^ v1192
-%line 1850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm7, ymm1, ymm0
-; v1194 = v1150 | v1186
-%line 1851+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm10
-; v1195 = v1152 | v1184
-%line 1852+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm2, ymm9
-; v1196 = v1194 ^ v1195
-%line 1853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm0, ymm1
-; v1197 = v1152 | v1186
-%line 1854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm2, ymm10
-; v1198 = v1196 ^ v1197
-%line 1855+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm2, ymm0, ymm1
-; v1199 = v1150 | v1184
-%line 1856+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm12, ymm9
-; v1200 = v1196 ^ v1199
-%line 1857+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; 8x v1201 = v1191 << 4
-%line 1858+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm5, 4
-; v1202 = v1147 | v1201
-%line 1859+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm5, ymm11, ymm0
-; 8x v1203 = v1193 << 4
-%line 1860+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm7, 4
-; v1204 = v1148 | v1203
-%line 1861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm6, ymm6, ymm0
-; 8x v1205 = v1156 << 4
-%line 1862+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm14, 4
-; v1206 = v1198 | v1205
-%line 1863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm0
-; 8x v1207 = v1158 << 4
-%line 1864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9920], ymm0
-	vpslld ymm0, ymm15, 4
-; v1208 = v1200 | v1207
-%line 1865+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm1, ymm0
-; 8x v1209 = v996 >> 16
-%line 1866+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9952], ymm0
-	vpsrld ymm0, ymm3, 16
-; 8x v1210 = v998 >> 16
-%line 1867+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm1, ymm4, 16
-; v1211 = v1209 & mem256[MK00000f0f]
-%line 1868+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm9, ymm0, [rel MK00000f0f]
-; v1212 = v1210 & mem256[MK00000f0f]
-%line 1869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm10, ymm1, [rel MK00000f0f]
-; 8x v1213 = v1000 >> 16
-%line 1870+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm7, [rsp + 10272]
-	vpsrld ymm0, ymm7, 16
-; 8x v1214 = v1002 >> 16
-%line 1871+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm11, [rsp + 10304]
-	vpsrld ymm1, ymm11, 16
-; v1215 = v1213 & mem256[MK00000f0f]
-%line 1872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm8, ymm0, [rel MK00000f0f]
-; v1216 = v1214 & mem256[MK00000f0f]
-%line 1873+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm12, ymm1, [rel MK00000f0f]
-; v1217 = v996 & mem256[MK00000f0f]
-%line 1874+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm2, ymm3, [rel MK00000f0f]
-; v1218 = v998 & mem256[MK00000f0f]
-%line 1875+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm4, [rel MK00000f0f]
-; 8x v1219 = v996 >> 4
-%line 1876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm3, 4
-; v1220 = v1219 & mem256[MK00000f0f]
-%line 1877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm13, ymm0, [rel MK00000f0f]
-; 8x v1221 = v998 >> 4
-%line 1878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm4, 4
-; v1222 = v1221 & mem256[MK00000f0f]
-%line 1879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm3, ymm0, [rel MK00000f0f]
-; v1223 = v1000 & mem256[MK00000f0f]
-%line 1880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm14, ymm7, [rel MK00000f0f]
-; v1224 = v1002 & mem256[MK00000f0f]
-%line 1881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm4, ymm11, [rel MK00000f0f]
-; 8x v1225 = v1000 >> 4
-%line 1882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm7, 4
-; v1226 = v1225 & mem256[MK00000f0f]
-%line 1883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm7, ymm0, [rel MK00000f0f]
-; 8x v1227 = v1002 >> 4
-%line 1884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm11, 4
-; v1228 = v1227 & mem256[MK00000f0f]
-%line 1885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm15, ymm0, [rel MK00000f0f]
-; v1229 = v1212 | v1218
-%line 1886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm10, ymm1
-; v1230 = v1211 | v1217
-%line 1887+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm11, ymm9, ymm2
-; v1231 = v1229 ^ v1230
-%line 1888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm11, ymm0, ymm11
-; v1232 = v1212 | v1217
-%line 1889+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm10, ymm2
-; v1233 = v1231 ^ v1232
-%line 1890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm10, ymm11, ymm0
-; v1234 = v1211 | v1218
-%line 1891+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm9, ymm1
-; v1235 = v1231 ^ v1234
-%line 1892+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm11, ymm11, ymm0
-; v1236 = v1222 | v1235
-%line 1893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm3, ymm11
-; v1237 = v1220 | v1233
-%line 1894+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm9, ymm13, ymm10
-; v1238 = v1236 ^ v1237
-%line 1895+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm9, ymm0, ymm9
-; v1239 = v1220 | v1235
-%line 1896+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm13, ymm11
-; v1240 = v1238 ^ v1239
-%line 1897+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm11, ymm9, ymm0
-; v1241 = v1222 | v1233
-%line 1898+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm3, ymm10
-; v1242 = v1238 ^ v1241
-%line 1899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm10, ymm9, ymm0
-; v1243 = v1216 | v1224
-%line 1900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm4
-; v1244 = v1215 | v1223
-%line 1901+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm9, ymm8, ymm14
-; v1245 = v1243 ^ v1244
-%line 1902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm9, ymm0, ymm9
-; v1246 = v1216 | v1223
-%line 1903+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm14
-; v1247 = v1245 ^ v1246
-%line 1904+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm12, ymm9, ymm0
-; v1248 = v1215 | v1224
-%line 1905+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm8, ymm4
-; v1249 = v1245 ^ v1248
-%line 1906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm9, ymm9, ymm0
-; v1250 = v1228 | v1249
-%line 1907+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm9
-; v1251 = v1226 | v1247
-%line 1908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm8, ymm7, ymm12
-; v1252 = v1250 ^ v1251
-%line 1909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm0, ymm8
-; v1253 = v1226 | v1249
-%line 1910+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm7, ymm9
-; v1254 = v1252 ^ v1253
-%line 1911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm9, ymm8, ymm0
-; v1255 = v1228 | v1247
-%line 1912+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm12
-; v1256 = v1252 ^ v1255
-%line 1913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm12, ymm8, ymm0
-; v1257 = v1224 | v1240
-%line 1914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm4, ymm11
-; v1258 = v1223 | v1242
-%line 1915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm8, ymm14, ymm10
-; v1259 = v1257 ^ v1258
-%line 1916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm0, ymm8
-; v1260 = v1224 | v1242
-%line 1917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm4, ymm10
-; v1261 = v1259 ^ v1260
-%line 1918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm4, ymm8, ymm0
-; v1262 = v1223 | v1240
-%line 1919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm14, ymm11
-; v1263 = v1259 ^ v1262
-%line 1920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm10, ymm8, ymm0
-; v1264 = v1220 | v1256
-%line 1921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm13, ymm12
-; v1265 = v1222 | v1254
-%line 1922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm8, ymm3, ymm9
-; v1266 = v1264 ^ v1265
-%line 1923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm0, ymm8
-; v1267 = v1222 | v1256
-%line 1924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm3, ymm3, ymm12
-; v1268 = v1266 ^ v1267
-%line 1925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm0, ymm3
-; v1269 = v1220 | v1254
-%line 1926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm3, ymm13, ymm9
-; v1270 = v1266 ^ v1269
-%line 1927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm3, ymm0, ymm3
-; 8x v1271 = v1261 << 4
-%line 1928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm4, 4
-; v1272 = v1217 | v1271
-%line 1929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm0
-; 8x v1273 = v1263 << 4
-%line 1930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9984], ymm0
-	vpslld ymm0, ymm10, 4
-; v1274 = v1218 | v1273
-%line 1931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm1, ymm0
-; 8x v1275 = v1226 << 4
-%line 1932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10080], ymm0
-	vpslld ymm0, ymm7, 4
-; v1276 = v1268 | v1275
-%line 1933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm8, ymm0
-; 8x v1277 = v1228 << 4
-%line 1934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10144], ymm0
-	vpslld ymm0, ymm15, 4
-; v1278 = v1270 | v1277
-%line 1935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm3, ymm0
-; 8x v1279 = v1136 >> 4
-%line 1936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 10176], ymm0
-	vmovdqu ymm0, [rsp + 9760]
-	vpsrld ymm0, ymm0, 4
-; 8x v1280 = v1138 >> 4
-%line 1937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 9792]
-	vpsrld ymm1, ymm1, 4
-; v1281 = v1279 & mem256[MK000f0f0f]
-%line 1938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm8, ymm0, [rel MK000f0f0f]
-; v1282 = v1280 & mem256[MK000f0f0f]
-%line 1939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm9, ymm1, [rel MK000f0f0f]
-; 8x v1283 = v1140 >> 4
-%line 1940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rsp + 9856]
-	vpsrld ymm0, ymm0, 4
-; 8x v1284 = v1142 >> 4
-%line 1941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 9888]
-	vpsrld ymm1, ymm1, 4
-; v1285 = v1283 & mem256[MK000f0f0f]
-%line 1942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm10, ymm0, [rel MK000f0f0f]
-; v1286 = v1284 & mem256[MK000f0f0f]
-%line 1943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm4, ymm1, [rel MK000f0f0f]
-; v1287 = v1066 & mem256[MK000f0f0f]
-%line 1944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rsp + 9824]
-	vpand ymm11, ymm0, [rel MK000f0f0f]
-; v1288 = v1068 & mem256[MK000f0f0f]
-%line 1945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 10016]
-	vpand ymm7, ymm1, [rel MK000f0f0f]
-; 8x v1289 = v1066 >> 4
-%line 1946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm0, 4
-; v1290 = v1289 & mem256[MK000f0f0f]
-%line 1947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm12, ymm0, [rel MK000f0f0f]
-; 8x v1291 = v1068 >> 4
-%line 1948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm1, 4
-; v1292 = v1291 & mem256[MK000f0f0f]
-%line 1949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm2, ymm0, [rel MK000f0f0f]
-; v1293 = v1070 & mem256[MK000f0f0f]
-%line 1950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rsp + 10048]
-	vpand ymm13, ymm0, [rel MK000f0f0f]
-; v1294 = v1072 & mem256[MK000f0f0f]
-%line 1951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 10112]
-	vpand ymm3, ymm1, [rel MK000f0f0f]
-; 8x v1295 = v1070 >> 4
-%line 1952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm0, 4
-; v1296 = v1295 & mem256[MK000f0f0f]
-%line 1953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm14, ymm0, [rel MK000f0f0f]
-; 8x v1297 = v1072 >> 4
-%line 1954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm1, 4
-; v1298 = v1297 & mem256[MK000f0f0f]
-%line 1955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm15, ymm0, [rel MK000f0f0f]
-; v1299 = v1282 | v1288
-%line 1956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm9, ymm7
-; v1300 = v1281 | v1287
-%line 1957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm8, ymm11
-; v1301 = v1299 ^ v1300
-%line 1958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1302 = v1282 | v1287
-%line 1959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm9, ymm11
-; v1303 = v1301 ^ v1302
-%line 1960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm9, ymm1, ymm0
-; v1304 = v1281 | v1288
-%line 1961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm8, ymm7
-; v1305 = v1301 ^ v1304
-%line 1962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm1, ymm0
-; v1306 = v1292 | v1305
-%line 1963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm8
-; v1307 = v1290 | v1303
-%line 1964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm12, ymm9
-; v1308 = v1306 ^ v1307
-%line 1965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1309 = v1290 | v1305
-%line 1966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm8
-; v1310 = v1308 ^ v1309
-%line 1967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm1, ymm0
-; v1311 = v1292 | v1303
-%line 1968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm9
-; v1312 = v1308 ^ v1311
-%line 1969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm9, ymm1, ymm0
-; v1313 = v1286 | v1294
-%line 1970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm4, ymm3
-; v1314 = v1285 | v1293
-%line 1971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm10, ymm13
-; v1315 = v1313 ^ v1314
-%line 1972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1316 = v1286 | v1293
-%line 1973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm4, ymm13
-; v1317 = v1315 ^ v1316
-%line 1974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm4, ymm1, ymm0
-; v1318 = v1285 | v1294
-%line 1975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm10, ymm3
-; v1319 = v1315 ^ v1318
-%line 1976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm10, ymm1, ymm0
-; v1320 = v1298 | v1319
-%line 1977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm10
-; v1321 = v1296 | v1317
-%line 1978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm14, ymm4
-; v1322 = v1320 ^ v1321
-%line 1979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1323 = v1296 | v1319
-%line 1980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm14, ymm10
-; v1324 = v1322 ^ v1323
-%line 1981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm10, ymm1, ymm0
-; v1325 = v1298 | v1317
-%line 1982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm4
-; v1326 = v1322 ^ v1325
-%line 1983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm4, ymm1, ymm0
-; v1327 = v1294 | v1310
-%line 1984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm3, ymm8
-; v1328 = v1293 | v1312
-%line 1985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm13, ymm9
-; v1329 = v1327 ^ v1328
-%line 1986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1330 = v1294 | v1312
-%line 1987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm3, ymm9
-; v1331 = v1329 ^ v1330
-%line 1988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm3, ymm1, ymm0
-; v1332 = v1293 | v1310
-%line 1989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm13, ymm8
-; v1333 = v1329 ^ v1332
-%line 1990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm1, ymm0
-; v1334 = v1290 | v1326
-%line 1991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm4
-; v1335 = v1292 | v1324
-%line 1992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm2, ymm10
-; v1336 = v1334 ^ v1335
-%line 1993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm0, ymm1
-; v1337 = v1292 | v1326
-%line 1994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm2, ymm4
-; v1338 = v1336 ^ v1337
-%line 1995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm2, ymm0, ymm1
-; v1339 = v1290 | v1324
-%line 1996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm12, ymm10
-; v1340 = v1336 ^ v1339
-%line 1997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm4, ymm0, ymm1
-; 8x v1341 = v1331 << 4
-%line 1998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm3, 4
-; v1342 = v1287 | v1341
-%line 1999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm3, ymm11, ymm0
-; 8x v1343 = v1333 << 4
-%line 2000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm8, 4
-; v1344 = v1288 | v1343
-%line 2001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm7, ymm7, ymm0
-; 8x v1345 = v1296 << 4
-%line 2002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm14, 4
-; v1346 = v1338 | v1345
-%line 2003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm0
-; 8x v1347 = v1298 << 4
-%line 2004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm1, ymm15, 4
-; v1348 = v1340 | v1347
-%line 2005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm4, ymm1
-; v1349 = v1342 & mem256[MK00ff00ff]
-%line 2006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm4, ymm3, [rel MK00ff00ff]
-; v1350 = v1344 & mem256[MK00ff00ff]
-%line 2007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm8, ymm7, [rel MK00ff00ff]
-; v1351 = v1346 & mem256[MK00ff00ff]
-%line 2008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm9, ymm0, [rel MK00ff00ff]
-; v1352 = v1348 & mem256[MK00ff00ff]
-%line 2009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9760], ymm0
-	vpand ymm10, ymm1, [rel MK00ff00ff]
-; v1353 = v1202 & mem256[MK00ff00ff]
-%line 2010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9792], ymm1
-	vpand ymm11, ymm5, [rel MK00ff00ff]
-; v1354 = v1204 & mem256[MK00ff00ff]
-%line 2011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm2, ymm6, [rel MK00ff00ff]
-; 8x v1355 = v1202 >> 8
-%line 2012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm5, 8
-; v1356 = v1355 & mem256[MK00ff00ff]
-%line 2013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm12, ymm0, [rel MK00ff00ff]
-; 8x v1357 = v1204 >> 8
-%line 2014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm6, 8
-; v1358 = v1357 & mem256[MK00ff00ff]
-%line 2015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm5, ymm0, [rel MK00ff00ff]
-; v1359 = v1206 & mem256[MK00ff00ff]
-%line 2016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rsp + 9920]
-	vpand ymm13, ymm0, [rel MK00ff00ff]
-; v1360 = v1208 & mem256[MK00ff00ff]
-%line 2017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 9952]
-	vpand ymm6, ymm1, [rel MK00ff00ff]
-; 8x v1361 = v1206 >> 8
-%line 2018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm0, 8
-; v1362 = v1361 & mem256[MK00ff00ff]
-%line 2019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm14, ymm0, [rel MK00ff00ff]
-; 8x v1363 = v1208 >> 8
-%line 2020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm1, 8
-; v1364 = v1363 & mem256[MK00ff00ff]
-%line 2021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm15, ymm0, [rel MK00ff00ff]
-; v1365 = v1350 | v1354
-%line 2022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm8, ymm2
-; v1366 = v1349 | v1353
-%line 2023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm4, ymm11
-; v1367 = v1365 ^ v1366
-%line 2024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1368 = v1350 | v1353
-%line 2025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm8, ymm11
-; v1369 = v1367 ^ v1368
-%line 2026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm1, ymm0
-; v1370 = v1349 | v1354
-%line 2027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm4, ymm2
-; v1371 = v1367 ^ v1370
-%line 2028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm4, ymm1, ymm0
-; v1372 = v1358 | v1371
-%line 2029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm5, ymm4
-; v1373 = v1356 | v1369
-%line 2030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm12, ymm8
-; v1374 = v1372 ^ v1373
-%line 2031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1375 = v1356 | v1371
-%line 2032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm4
-; v1376 = v1374 ^ v1375
-%line 2033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm4, ymm1, ymm0
-; v1377 = v1358 | v1369
-%line 2034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm5, ymm8
-; v1378 = v1374 ^ v1377
-%line 2035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm1, ymm0
-; v1379 = v1352 | v1360
-%line 2036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm10, ymm6
-; v1380 = v1351 | v1359
-%line 2037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm9, ymm13
-; v1381 = v1379 ^ v1380
-%line 2038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1382 = v1352 | v1359
-%line 2039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm10, ymm13
-; v1383 = v1381 ^ v1382
-%line 2040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm10, ymm1, ymm0
-; v1384 = v1351 | v1360
-%line 2041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm9, ymm6
-; v1385 = v1381 ^ v1384
-%line 2042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm9, ymm1, ymm0
-; v1386 = v1364 | v1385
-%line 2043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm9
-; v1387 = v1362 | v1383
-%line 2044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm14, ymm10
-; v1388 = v1386 ^ v1387
-%line 2045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1389 = v1362 | v1385
-%line 2046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm14, ymm9
-; v1390 = v1388 ^ v1389
-%line 2047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm9, ymm1, ymm0
-; v1391 = v1364 | v1383
-%line 2048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm10
-; v1392 = v1388 ^ v1391
-%line 2049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm10, ymm1, ymm0
-; v1393 = v1360 | v1376
-%line 2050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm6, ymm4
-; v1394 = v1359 | v1378
-%line 2051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm13, ymm8
-; v1395 = v1393 ^ v1394
-%line 2052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1396 = v1360 | v1378
-%line 2053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm6, ymm8
-; v1397 = v1395 ^ v1396
-%line 2054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm6, ymm1, ymm0
-; v1398 = v1359 | v1376
-%line 2055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm13, ymm4
-; v1399 = v1395 ^ v1398
-%line 2056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm4, ymm1, ymm0
-; v1400 = v1356 | v1392
-%line 2057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm10
-; v1401 = v1358 | v1390
-%line 2058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm5, ymm9
-; v1402 = v1400 ^ v1401
-%line 2059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm0, ymm1
-; v1403 = v1358 | v1392
-%line 2060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm5, ymm10
-; v1404 = v1402 ^ v1403
-%line 2061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm5, ymm0, ymm1
-; v1405 = v1356 | v1390
-%line 2062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm12, ymm9
-; v1406 = v1402 ^ v1405
-%line 2063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; 8x v1407 = v1397 << 8
-%line 2064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm6, 8
-; v1408 = v1353 | v1407
-%line 2065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm6, ymm11, ymm0
-; 8x v1409 = v1399 << 8
-%line 2066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm4, 8
-; v1410 = v1354 | v1409
-%line 2067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm2, ymm0
-; 8x v1411 = v1362 << 8
-%line 2068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm14, 8
-; v1412 = v1404 | v1411
-%line 2069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm5, ymm0
-; 8x v1413 = v1364 << 8
-%line 2070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rsp + 9824], ymm0
-	vpslld ymm0, ymm15, 8
-; v1414 = v1406 | v1413
-%line 2071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm1, ymm0
-; 8x v1415 = v1342 >> 8
-%line 2072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu [rsp + 9856], ymm0
-	vpsrld ymm0, ymm3, 8
-; 8x v1416 = v1344 >> 8
-%line 2073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm1, ymm7, 8
-; v1417 = v1415 & mem256[MK000000ff]
-%line 2074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm8, ymm0, [rel MK000000ff]
-; v1418 = v1416 & mem256[MK000000ff]
-%line 2075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm9, ymm1, [rel MK000000ff]
-; 8x v1419 = v1346 >> 8
-%line 2076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rsp + 9760]
-	vpsrld ymm0, ymm0, 8
-; 8x v1420 = v1348 >> 8
-%line 2077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 9792]
-	vpsrld ymm1, ymm1, 8
-; v1421 = v1419 & mem256[MK000000ff]
-%line 2078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm10, ymm0, [rel MK000000ff]
-; v1422 = v1420 & mem256[MK000000ff]
-%line 2079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm5, ymm1, [rel MK000000ff]
-; v1423 = v1272 & mem256[MK000000ff]
-%line 2080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rsp + 9984]
-	vpand ymm11, ymm0, [rel MK000000ff]
-; v1424 = v1274 & mem256[MK000000ff]
-%line 2081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 10080]
-	vpand ymm7, ymm1, [rel MK000000ff]
-; 8x v1425 = v1272 >> 8
-%line 2082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm0, 8
-; v1426 = v1425 & mem256[MK000000ff]
-%line 2083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm12, ymm0, [rel MK000000ff]
-; 8x v1427 = v1274 >> 8
-%line 2084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm1, 8
-; v1428 = v1427 & mem256[MK000000ff]
-%line 2085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm3, ymm0, [rel MK000000ff]
-; v1429 = v1276 & mem256[MK000000ff]
-%line 2086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rsp + 10144]
-	vpand ymm13, ymm0, [rel MK000000ff]
-; v1430 = v1278 & mem256[MK000000ff]
-%line 2087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 10176]
-	vpand ymm4, ymm1, [rel MK000000ff]
-; 8x v1431 = v1276 >> 8
-%line 2088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm0, 8
-; v1432 = v1431 & mem256[MK000000ff]
-%line 2089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm14, ymm0, [rel MK000000ff]
-; 8x v1433 = v1278 >> 8
-%line 2090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm1, 8
-; v1434 = v1433 & mem256[MK000000ff]
-%line 2091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm15, ymm0, [rel MK000000ff]
-; v1435 = v1418 | v1424
-%line 2092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm9, ymm7
-; v1436 = v1417 | v1423
-%line 2093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm8, ymm11
-; v1437 = v1435 ^ v1436
-%line 2094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1438 = v1418 | v1423
-%line 2095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm9, ymm11
-; v1439 = v1437 ^ v1438
-%line 2096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm9, ymm1, ymm0
-; v1440 = v1417 | v1424
-%line 2097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm8, ymm7
-; v1441 = v1437 ^ v1440
-%line 2098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm1, ymm0
-; v1442 = v1428 | v1441
-%line 2099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm3, ymm8
-; v1443 = v1426 | v1439
-%line 2100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm12, ymm9
-; v1444 = v1442 ^ v1443
-%line 2101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1445 = v1426 | v1441
-%line 2102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm8
-; v1446 = v1444 ^ v1445
-%line 2103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm1, ymm0
-; v1447 = v1428 | v1439
-%line 2104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm3, ymm9
-; v1448 = v1444 ^ v1447
-%line 2105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm9, ymm1, ymm0
-; v1449 = v1422 | v1430
-%line 2106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm5, ymm4
-; v1450 = v1421 | v1429
-%line 2107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm10, ymm13
-; v1451 = v1449 ^ v1450
-%line 2108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1452 = v1422 | v1429
-%line 2109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm5, ymm13
-; v1453 = v1451 ^ v1452
-%line 2110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm5, ymm1, ymm0
-; v1454 = v1421 | v1430
-%line 2111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm10, ymm4
-; v1455 = v1451 ^ v1454
-%line 2112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm10, ymm1, ymm0
-; v1456 = v1434 | v1455
-%line 2113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm10
-; v1457 = v1432 | v1453
-%line 2114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm14, ymm5
-; v1458 = v1456 ^ v1457
-%line 2115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1459 = v1432 | v1455
-%line 2116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm14, ymm10
-; v1460 = v1458 ^ v1459
-%line 2117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm10, ymm1, ymm0
-; v1461 = v1434 | v1453
-%line 2118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm15, ymm5
-; v1462 = v1458 ^ v1461
-%line 2119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm5, ymm1, ymm0
-; v1463 = v1430 | v1446
-%line 2120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm4, ymm8
-; v1464 = v1429 | v1448
-%line 2121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm13, ymm9
-; v1465 = v1463 ^ v1464
-%line 2122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm0, ymm1
-; v1466 = v1430 | v1448
-%line 2123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm4, ymm9
-; v1467 = v1465 ^ v1466
-%line 2124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm4, ymm1, ymm0
-; v1468 = v1429 | v1446
-%line 2125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm13, ymm8
-; v1469 = v1465 ^ v1468
-%line 2126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm1, ymm0
-; v1470 = v1426 | v1462
-%line 2127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm12, ymm5
-; v1471 = v1428 | v1460
-%line 2128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm3, ymm10
-; v1472 = v1470 ^ v1471
-%line 2129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm0, ymm1
-; v1473 = v1428 | v1462
-%line 2130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm3, ymm5
-; v1474 = v1472 ^ v1473
-%line 2131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm3, ymm0, ymm1
-; v1475 = v1426 | v1460
-%line 2132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm12, ymm10
-; v1476 = v1472 ^ v1475
-%line 2133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm5, ymm0, ymm1
-; 8x v1477 = v1467 << 8
-%line 2134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm0, ymm4, 8
-; v1478 = v1423 | v1477
-%line 2135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm11, ymm0
-; 8x v1479 = v1469 << 8
-%line 2136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm1, ymm8, 8
-; v1480 = v1424 | v1479
-%line 2137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm7, ymm1
-; 8x v1481 = v1432 << 8
-%line 2138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm4, ymm14, 8
-; v1482 = v1474 | v1481
-%line 2139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm3, ymm3, ymm4
-; 8x v1483 = v1434 << 8
-%line 2140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm4, ymm15, 8
-; v1484 = v1476 | v1483
-%line 2141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm4, ymm5, ymm4
-; v1485 = v1478 & mem256[MK0000ffff]
-%line 2142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm5, ymm0, [rel MK0000ffff]
-; v1486 = v1480 & mem256[MK0000ffff]
-%line 2143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm7, ymm1, [rel MK0000ffff]
-; v1487 = v1482 & mem256[MK0000ffff]
-%line 2144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm8, ymm3, [rel MK0000ffff]
-; v1488 = v1484 & mem256[MK0000ffff]
-%line 2145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm3, ymm4, [rel MK0000ffff]
-; v1489 = v1408 & mem256[MK0000ffff]
-%line 2146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm9, ymm6, [rel MK0000ffff]
-; v1490 = v1410 & mem256[MK0000ffff]
-%line 2147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm4, ymm2, [rel MK0000ffff]
-; 8x v1491 = v1408 >> 16
-%line 2148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm6, 16
-; v1492 = v1491 & mem256[MK0000ffff]
-%line 2149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm6, ymm0, [rel MK0000ffff]
-; 8x v1493 = v1410 >> 16
-%line 2150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm2, 16
-; v1494 = v1493 & mem256[MK0000ffff]
-%line 2151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm2, ymm0, [rel MK0000ffff]
-; v1495 = v1412 & mem256[MK0000ffff]
-%line 2152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rsp + 9824]
-	vpand ymm11, ymm0, [rel MK0000ffff]
-; v1496 = v1414 & mem256[MK0000ffff]
-%line 2153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rsp + 9856]
-	vpand ymm10, ymm1, [rel MK0000ffff]
-; 8x v1497 = v1412 >> 16
-%line 2154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm0, 16
-; v1498 = v1497 & mem256[MK0000ffff]
-%line 2155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm12, ymm0, [rel MK0000ffff]
-; 8x v1499 = v1414 >> 16
-%line 2156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrld ymm0, ymm1, 16
-; v1500 = v1499 & mem256[MK0000ffff]
-%line 2157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm13, ymm0, [rel MK0000ffff]
-; v1501 = v1486 | v1490
-%line 2158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm7, ymm4
-; v1502 = v1485 | v1489
-%line 2159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm5, ymm9
-; v1503 = v1501 ^ v1502
-%line 2160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm0, ymm1
-; v1504 = v1486 | v1489
-%line 2161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm7, ymm9
-; v1505 = v1503 ^ v1504
-%line 2162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm7, ymm0, ymm1
-; v1506 = v1485 | v1490
-%line 2163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm5, ymm4
-; v1507 = v1503 ^ v1506
-%line 2164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm0, ymm1
-; v1508 = v1494 | v1507
-%line 2165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm2, ymm0
-; v1509 = v1492 | v1505
-%line 2166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm5, ymm6, ymm7
-; v1510 = v1508 ^ v1509
-%line 2167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm5
-; v1511 = v1492 | v1507
-%line 2168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vperm2i128 ymm11, ymm9, ymm3, 32
+; v434 = permute128(v424, v428, 49)
+%line 1278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vperm2i128 ymm3, ymm9, ymm3, 49
+; v435 = permute128(v425, v429, 32)
+%line 1279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vperm2i128 ymm9, ymm1, ymm2, 32
+; v436 = permute128(v425, v429, 49)
+%line 1280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vperm2i128 ymm2, ymm1, ymm2, 49
+; v437 = permute128(v426, v430, 32)
+%line 1281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vperm2i128 ymm1, ymm15, ymm13, 32
+; v438 = permute128(v426, v430, 49)
+%line 1282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vperm2i128 ymm0, ymm15, ymm13, 49
+; 8x v439 = v399 >> 1
+%line 1283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9920], ymm0
+	vpsrld ymm14, ymm6, 1
+; 8x v440 = v431 >> 1
+%line 1284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm15, ymm12, 1
+; v441 = v431 | v436
+%line 1285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm12, ymm2
+; v442 = v399 | v404
+%line 1286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm13, ymm6, ymm10
+; v443 = v441 ^ v442
+%line 1287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm13, ymm0, ymm13
+; v444 = v399 | v436
+%line 1288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm6, ymm2
+; v445 = v443 ^ v444
+%line 1289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9888], ymm2
+	vpxor ymm2, ymm13, ymm0
+; v446 = v404 | v431
+%line 1290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm10, ymm12
+; v447 = v443 ^ v446
+%line 1291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9792], ymm10
+	vpxor ymm13, ymm13, ymm0
+; v448 = v440 | v447
+%line 1292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm15, ymm13
+; v449 = v439 | v445
+%line 1293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm10, ymm14, ymm2
+; v450 = v448 ^ v449
+%line 1294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm10, ymm0, ymm10
+; v451 = v439 | v447
+%line 1295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm14, ymm13
+; v452 = v450 ^ v451
+%line 1296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm13, ymm10, ymm0
+; v453 = v440 | v445
+%line 1297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm15, ymm2
+; v454 = v450 ^ v453
+%line 1298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm10, ymm0
+; v455 = v439 & mem256[MK55555555]
+%line 1299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm14, [rel MK55555555]
+; v456 = v440 & mem256[MK55555555]
+%line 1300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9952], ymm0
+	vpand ymm0, ymm15, [rel MK55555555]
+; v457 = v452 & mem256[MK55555555]
+%line 1301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9984], ymm0
+	vpand ymm0, ymm13, [rel MK55555555]
+; v458 = v454 & mem256[MK55555555]
+%line 1302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm2, [rel MK55555555]
+; v459 = v399 & mem256[MK55555555]
+%line 1303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm6, ymm6, [rel MK55555555]
+; v460 = v431 & mem256[MK55555555]
+%line 1304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm10, ymm12, [rel MK55555555]
+; 8x v461 = v457 << 1
+%line 1305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm0, ymm0, 1
+; 8x v462 = v458 << 1
+%line 1306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm2, ymm2, 1
+; v463 = v459 | v461
+%line 1307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm0, ymm6, ymm0
-; v1512 = v1510 ^ v1511
-%line 2169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm5, ymm1, ymm0
-; v1513 = v1494 | v1505
-%line 2170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm2, ymm7
-; v1514 = v1510 ^ v1513
-%line 2171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm7, ymm1, ymm0
-; v1515 = v1488 | v1496
-%line 2172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm3, ymm10
-; v1516 = v1487 | v1495
-%line 2173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm8, ymm11
-; v1517 = v1515 ^ v1516
-%line 2174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm0, ymm1
-; v1518 = v1488 | v1495
-%line 2175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm3, ymm11
-; v1519 = v1517 ^ v1518
-%line 2176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm3, ymm0, ymm1
-; v1520 = v1487 | v1496
-%line 2177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm8, ymm10
-; v1521 = v1517 ^ v1520
-%line 2178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm0, ymm1
-; v1522 = v1500 | v1521
-%line 2179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm13, ymm0
-; v1523 = v1498 | v1519
-%line 2180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm8, ymm12, ymm3
-; v1524 = v1522 ^ v1523
-%line 2181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm8
-; v1525 = v1498 | v1521
-%line 2182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v464 = v460 | v462
+%line 1308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 10016], ymm0
+	vpor ymm0, ymm10, ymm2
+; 8x v465 = v401 >> 1
+%line 1309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 10048], ymm0
+	vpsrld ymm6, ymm5, 1
+; 8x v466 = v433 >> 1
+%line 1310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm10, ymm11, 1
+; 8x v467 = v401 >> 21
+%line 1311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm0, ymm5, 21
+; 8x v468 = v433 >> 21
+%line 1312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm2, ymm11, 21
+; v469 = v467 & mem256[MK00000005]
+%line 1313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm12, ymm0, [rel MK00000005]
+; v470 = v468 & mem256[MK00000005]
+%line 1314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm13, ymm2, [rel MK00000005]
+; 8x v471 = v401 >> 25
+%line 1315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm0, ymm5, 25
+; 8x v472 = v433 >> 25
+%line 1316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm2, ymm11, 25
+; v473 = v471 & mem256[MK00000050]
+%line 1317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel MK00000050]
+; v474 = v472 & mem256[MK00000050]
+%line 1318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm2, [rel MK00000050]
+; v475 = v469 | v473
+%line 1319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm12, ymm12, ymm0
+; v476 = v470 | v474
+%line 1320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm13, ymm13, ymm2
+; 8x v477 = v403 >> 17
+%line 1321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm0, ymm7, 17
+; 8x v478 = v435 >> 17
+%line 1322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm2, ymm9, 17
+; v479 = v477 & mem256[MK00005500]
+%line 1323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel MK00005500]
+; v480 = v478 & mem256[MK00005500]
+%line 1324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm2, [rel MK00005500]
+; v481 = v475 | v479
+%line 1325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm12, ymm12, ymm0
+; v482 = v476 | v480
+%line 1326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm13, ymm13, ymm2
+; 8x v483 = v405 >> 13
+%line 1327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm0, ymm8, 13
+; 8x v484 = v437 >> 13
+%line 1328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm2, ymm1, 13
+; v485 = v483 & mem256[MK00050000]
+%line 1329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel MK00050000]
+; v486 = v484 & mem256[MK00050000]
+%line 1330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm2, [rel MK00050000]
+; v487 = v481 | v485
+%line 1331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm12, ymm12, ymm0
+; v488 = v482 | v486
+%line 1332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm13, ymm13, ymm2
+; 8x v489 = v402 >> 3
+%line 1333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm0, ymm4, 3
+; 8x v490 = v434 >> 3
+%line 1334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm2, ymm3, 3
+; v491 = v489 & mem256[MK05000000]
+%line 1335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel MK05000000]
+; v492 = v490 & mem256[MK05000000]
+%line 1336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm2, [rel MK05000000]
+; v493 = v487 | v491
+%line 1337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm14, ymm12, ymm0
+; v494 = v488 | v492
+%line 1338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm13, ymm2
+; v495 = v433 | v494
+%line 1339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm11, ymm0
+; v496 = v401 | v493
+%line 1340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm12, ymm5, ymm14
+; v497 = v495 ^ v496
+%line 1341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm2, ymm12
+; v498 = v401 | v494
+%line 1342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm5, ymm0
+; v499 = v497 ^ v498
+%line 1343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm12, ymm2, ymm0
+; v500 = v433 | v493
+%line 1344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm11, ymm14
+; v501 = v497 ^ v500
+%line 1345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm2, ymm0
+; v502 = v466 | v501
+%line 1346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm10, ymm0
+; v503 = v465 | v499
+%line 1347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm13, ymm6, ymm12
+; v504 = v502 ^ v503
+%line 1348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm2, ymm13
+; v505 = v465 | v501
+%line 1349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm6, ymm0
+; v506 = v504 ^ v505
+%line 1350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm13, ymm2, ymm0
+; v507 = v466 | v499
+%line 1351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm10, ymm12
+; v508 = v504 ^ v507
+%line 1352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm2, ymm0
+; v509 = v465 & mem256[MK05055555]
+%line 1353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm6, [rel MK05055555]
+; v510 = v466 & mem256[MK05055555]
+%line 1354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 10080], ymm2
+	vpand ymm2, ymm10, [rel MK05055555]
+; v511 = v506 & mem256[MK05055555]
+%line 1355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 10112], ymm2
+	vpand ymm2, ymm13, [rel MK05055555]
+; v512 = v508 & mem256[MK05055555]
+%line 1356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel MK05055555]
+; v513 = v401 & mem256[MK05055555]
+%line 1357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm6, ymm5, [rel MK05055555]
+; v514 = v433 & mem256[MK05055555]
+%line 1358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm10, ymm11, [rel MK05055555]
+; 8x v515 = v511 << 1
+%line 1359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm2, ymm2, 1
+; 8x v516 = v512 << 1
+%line 1360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm0, ymm0, 1
+; v517 = v513 | v515
+%line 1361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm6, ymm2
+; v518 = v514 | v516
+%line 1362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 10144], ymm2
+	vpor ymm0, ymm10, ymm0
+; 8x v519 = v403 >> 1
+%line 1363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 10176], ymm0
+	vpsrld ymm12, ymm7, 1
+; 8x v520 = v435 >> 1
+%line 1364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm13, ymm9, 1
+; v521 = v435 | v438
+%line 1365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm6, [rsp + 9920]
+	vpor ymm0, ymm9, ymm6
+; v522 = v403 | v406
+%line 1366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm10, [rsp + 9824]
+	vpor ymm2, ymm7, ymm10
+; v523 = v521 ^ v522
+%line 1367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm0, ymm2
+; v524 = v403 | v438
+%line 1368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm7, ymm6
+; v525 = v523 ^ v524
+%line 1369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm14, ymm0, ymm2
+; v526 = v406 | v435
+%line 1370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm10, ymm9
+; v527 = v523 ^ v526
+%line 1371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm15, ymm0, ymm2
+; v528 = v520 | v527
+%line 1372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm13, ymm15
+; v529 = v519 | v525
+%line 1373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm12, ymm14
+; v530 = v528 ^ v529
+%line 1374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm0, ymm2
+; v531 = v519 | v527
+%line 1375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm12, ymm15
+; v532 = v530 ^ v531
+%line 1376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm15, ymm2, ymm0
+; v533 = v520 | v525
+%line 1377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm13, ymm14
+; v534 = v530 ^ v533
+%line 1378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm2, ymm0
+; v535 = v519 & mem256[MK00555555]
+%line 1379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm12, [rel MK00555555]
+; v536 = v520 & mem256[MK00555555]
+%line 1380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9824], ymm0
+	vpand ymm0, ymm13, [rel MK00555555]
+; v537 = v532 & mem256[MK00555555]
+%line 1381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9920], ymm0
+	vpand ymm0, ymm15, [rel MK00555555]
+; v538 = v534 & mem256[MK00555555]
+%line 1382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm2, [rel MK00555555]
+; v539 = v403 & mem256[MK00555555]
+%line 1383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm12, ymm7, [rel MK00555555]
+; v540 = v435 & mem256[MK00555555]
+%line 1384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm13, ymm9, [rel MK00555555]
+; 8x v541 = v537 << 1
+%line 1385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm0, ymm0, 1
+; 8x v542 = v538 << 1
+%line 1386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm2, ymm2, 1
+; v543 = v539 | v541
+%line 1387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm0, ymm12, ymm0
-; v1526 = v1524 ^ v1525
-%line 2183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm8, ymm1, ymm0
-; v1527 = v1500 | v1519
-%line 2184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm13, ymm3
-; v1528 = v1524 ^ v1527
-%line 2185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm3, ymm1, ymm0
-; v1529 = v1496 | v1512
-%line 2186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm10, ymm5
-; v1530 = v1495 | v1514
-%line 2187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm11, ymm7
-; v1531 = v1529 ^ v1530
-%line 2188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v544 = v540 | v542
+%line 1388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 10208], ymm0
+	vpor ymm0, ymm13, ymm2
+; 8x v545 = v405 >> 1
+%line 1389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 10240], ymm0
+	vpsrld ymm13, ymm8, 1
+; 8x v546 = v437 >> 1
+%line 1390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm12, ymm1, 1
+; 8x v547 = v401 >> 20
+%line 1391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm0, ymm5, 20
+; 8x v548 = v433 >> 20
+%line 1392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm2, ymm11, 20
+; v549 = v547 & mem256[MK00000005]
+%line 1393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm14, ymm0, [rel MK00000005]
+; v550 = v548 & mem256[MK00000005]
+%line 1394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm15, ymm2, [rel MK00000005]
+; 8x v551 = v401 >> 24
+%line 1395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm0, ymm5, 24
+; 8x v552 = v433 >> 24
+%line 1396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm2, ymm11, 24
+; v553 = v551 & mem256[MK00000050]
+%line 1397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel MK00000050]
+; v554 = v552 & mem256[MK00000050]
+%line 1398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm2, [rel MK00000050]
+; v555 = v549 | v553
+%line 1399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm5, ymm14, ymm0
+; v556 = v550 | v554
+%line 1400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm11, ymm15, ymm2
+; 8x v557 = v403 >> 16
+%line 1401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm0, ymm7, 16
+; 8x v558 = v435 >> 16
+%line 1402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm2, ymm9, 16
+; v559 = v557 & mem256[MK00005500]
+%line 1403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel MK00005500]
+; v560 = v558 & mem256[MK00005500]
+%line 1404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm2, [rel MK00005500]
+; v561 = v555 | v559
+%line 1405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm5, ymm0
+; v562 = v556 | v560
+%line 1406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm11, ymm2
+; 8x v563 = v405 >> 12
+%line 1407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm5, ymm8, 12
+; 8x v564 = v437 >> 12
+%line 1408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm7, ymm1, 12
+; v565 = v563 & mem256[MK00050000]
+%line 1409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm5, ymm5, [rel MK00050000]
+; v566 = v564 & mem256[MK00050000]
+%line 1410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm7, ymm7, [rel MK00050000]
+; v567 = v561 | v565
+%line 1411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm9, ymm0, ymm5
+; v568 = v562 | v566
+%line 1412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm11, ymm2, ymm7
+; 8x v569 = v400 >> 10
+%line 1413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm5, [rsp + 9760]
+	vpsrld ymm0, ymm5, 10
+; 8x v570 = v432 >> 10
+%line 1414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm7, [rsp + 9856]
+	vpsrld ymm2, ymm7, 10
+; v571 = v569 & mem256[MK00100000]
+%line 1415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel MK00100000]
+; v572 = v570 & mem256[MK00100000]
+%line 1416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm2, [rel MK00100000]
+; v573 = v567 | v571
+%line 1417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm9, ymm9, ymm0
+; v574 = v568 | v572
+%line 1418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm11, ymm11, ymm2
+; 8x v575 = v400 >> 9
+%line 1419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm0, ymm5, 9
+; 8x v576 = v432 >> 9
+%line 1420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm2, ymm7, 9
+; v577 = v575 & mem256[MK00400000]
+%line 1421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel MK00400000]
+; v578 = v576 & mem256[MK00400000]
+%line 1422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm2, [rel MK00400000]
+; v579 = v573 | v577
+%line 1423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm9, ymm9, ymm0
+; v580 = v574 | v578
+%line 1424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm11, ymm11, ymm2
+; 8x v581 = v402 >> 2
+%line 1425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm0, ymm4, 2
+; 8x v582 = v434 >> 2
+%line 1426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm2, ymm3, 2
+; v583 = v581 & mem256[MK05000000]
+%line 1427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel MK05000000]
+; v584 = v582 & mem256[MK05000000]
+%line 1428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm2, [rel MK05000000]
+; v585 = v579 | v583
+%line 1429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm14, ymm9, ymm0
+; v586 = v580 | v584
+%line 1430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm11, ymm2
+; v587 = v437 | v586
+%line 1431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm1, ymm0
+; v588 = v405 | v585
+%line 1432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm9, ymm8, ymm14
+; v589 = v587 ^ v588
+%line 1433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm2, ymm9
+; v590 = v405 | v586
+%line 1434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm8, ymm0
+; v591 = v589 ^ v590
+%line 1435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm9, ymm2, ymm0
+; v592 = v437 | v585
+%line 1436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm1, ymm14
+; v593 = v589 ^ v592
+%line 1437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm2, ymm0
+; v594 = v546 | v593
+%line 1438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm12, ymm0
+; v595 = v545 | v591
+%line 1439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm11, ymm13, ymm9
+; v596 = v594 ^ v595
+%line 1440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm2, ymm11
+; v597 = v545 | v593
+%line 1441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm13, ymm0
+; v598 = v596 ^ v597
+%line 1442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm11, ymm2, ymm0
+; v599 = v546 | v591
+%line 1443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm12, ymm9
+; v600 = v596 ^ v599
+%line 1444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm2, ymm0
+; v601 = v545 & mem256[MK05555555]
+%line 1445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm13, [rel MK05555555]
+; v602 = v546 & mem256[MK05555555]
+%line 1446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9760], ymm2
+	vpand ymm2, ymm12, [rel MK05555555]
+; v603 = v598 & mem256[MK05555555]
+%line 1447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9856], ymm2
+	vpand ymm2, ymm11, [rel MK05555555]
+; v604 = v600 & mem256[MK05555555]
+%line 1448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel MK05555555]
+; v605 = v405 & mem256[MK05555555]
+%line 1449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm8, ymm8, [rel MK05555555]
+; v606 = v437 & mem256[MK05555555]
+%line 1450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, [rel MK05555555]
+; 8x v607 = v603 << 1
+%line 1451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm2, ymm2, 1
+; 8x v608 = v604 << 1
+%line 1452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm0, ymm0, 1
+; v609 = v605 | v607
+%line 1453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm8, ymm2
+; v610 = v606 | v608
+%line 1454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 10272], ymm2
+	vpor ymm0, ymm1, ymm0
+; 8x v611 = v400 >> 1
+%line 1455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 10304], ymm0
+	vpsrld ymm11, ymm5, 1
+; 8x v612 = v432 >> 1
+%line 1456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm9, ymm7, 1
+; 8x v613 = v404 >> 1
+%line 1457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [rsp + 9792]
+	vpsrld ymm0, ymm0, 1
+; 8x v614 = v436 >> 1
+%line 1458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm1, [rsp + 9888]
+	vpsrld ymm1, ymm1, 1
+; v615 = v432 | v614
+%line 1459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm7, ymm1
+; v616 = v400 | v613
+%line 1460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm8, ymm5, ymm0
+; v617 = v615 ^ v616
+%line 1461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm2, ymm8
+; v618 = v400 | v614
+%line 1462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm5, ymm1
+; v619 = v617 ^ v618
+%line 1463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm8, ymm2, ymm1
+; v620 = v432 | v613
+%line 1464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm7, ymm0
+; v621 = v617 ^ v620
+%line 1465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm2, ymm0
+; v622 = v612 | v621
+%line 1466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm9, ymm0
+; v623 = v611 | v619
+%line 1467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm11, ymm8
+; v624 = v622 ^ v623
+%line 1468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm2
+; v625 = v611 | v621
+%line 1469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm11, ymm0
+; v626 = v624 ^ v625
+%line 1470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm1, ymm0
+; v627 = v612 | v619
+%line 1471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm9, ymm8
+; v628 = v624 ^ v627
+%line 1472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm2
+; v629 = v611 & mem256[MK15555555]
+%line 1473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm8, ymm11, [rel MK15555555]
+; v630 = v612 & mem256[MK15555555]
+%line 1474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm9, ymm9, [rel MK15555555]
+; v631 = v626 & mem256[MK15555555]
+%line 1475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel MK15555555]
+; v632 = v628 & mem256[MK15555555]
+%line 1476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, [rel MK15555555]
+; v633 = v400 & mem256[MK15555555]
+%line 1477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm5, [rel MK15555555]
+; v634 = v432 & mem256[MK15555555]
+%line 1478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm5, ymm7, [rel MK15555555]
+; 8x v635 = v631 << 1
+%line 1479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm0, ymm0, 1
+; 8x v636 = v632 << 1
+%line 1480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm1, ymm1, 1
+; v637 = v633 | v635
+%line 1481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm11, ymm2, ymm0
+; v638 = v634 | v636
+%line 1482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm7, ymm5, ymm1
+; 8x v639 = v402 >> 1
+%line 1483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm12, ymm4, 1
+; 8x v640 = v434 >> 1
+%line 1484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm13, ymm3, 1
+; 8x v641 = v406 >> 1
+%line 1485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm0, ymm10, 1
+; 8x v642 = v438 >> 1
+%line 1486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm1, ymm6, 1
+; v643 = v434 | v642
+%line 1487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm3, ymm1
+; v644 = v402 | v641
+%line 1488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm5, ymm4, ymm0
+; v645 = v643 ^ v644
+%line 1489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm2, ymm5
+; v646 = v402 | v642
+%line 1490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm4, ymm1
+; v647 = v645 ^ v646
+%line 1491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm5, ymm2, ymm1
+; v648 = v434 | v641
+%line 1492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm3, ymm0
+; v649 = v645 ^ v648
+%line 1493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm2, ymm0
+; v650 = v640 | v649
+%line 1494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm13, ymm0
+; v651 = v639 | v647
+%line 1495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm12, ymm5
+; v652 = v650 ^ v651
+%line 1496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm2
+; v653 = v639 | v649
+%line 1497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm12, ymm0
+; v654 = v652 ^ v653
+%line 1498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm1, ymm0
+; v655 = v640 | v647
+%line 1499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm13, ymm5
+; v656 = v652 ^ v655
+%line 1500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm2
+; v657 = v639 & mem256[MK01455555]
+%line 1501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm12, [rel MK01455555]
+; v658 = v640 & mem256[MK01455555]
+%line 1502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 10336], ymm2
+	vpand ymm2, ymm13, [rel MK01455555]
+; v659 = v654 & mem256[MK01455555]
+%line 1503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 10368], ymm2
+	vpand ymm0, ymm0, [rel MK01455555]
+; v660 = v656 & mem256[MK01455555]
+%line 1504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, [rel MK01455555]
+; v661 = v402 & mem256[MK01455555]
+%line 1505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm4, [rel MK01455555]
+; v662 = v434 & mem256[MK01455555]
+%line 1506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm3, ymm3, [rel MK01455555]
+; 8x v663 = v659 << 1
+%line 1507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm0, ymm0, 1
+; 8x v664 = v660 << 1
+%line 1508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm1, ymm1, 1
+; v665 = v661 | v663
+%line 1509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm6, ymm2, ymm0
+; v666 = v662 | v664
+%line 1510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm3, ymm3, ymm1
+; 8x v667 = v463 >> 2
+%line 1511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm4, [rsp + 10016]
+	vpsrld ymm0, ymm4, 2
+; 8x v668 = v464 >> 2
+%line 1512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm5, [rsp + 10048]
+	vpsrld ymm13, ymm5, 2
+; v669 = v456 | v668
+%line 1513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm12, [rsp + 9984]
+	vpor ymm1, ymm12, ymm13
+; v670 = v455 | v667
+%line 1514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm10, [rsp + 9952]
+	vpor ymm2, ymm10, ymm0
+; v671 = v669 ^ v670
+%line 1515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm2
+; v672 = v456 | v667
+%line 1516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm12, ymm0
+; v673 = v671 ^ v672
+%line 1517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm1, ymm0
+; v674 = v455 | v668
+%line 1518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm10, ymm13
+; v675 = v671 ^ v674
+%line 1519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm13, ymm1, ymm0
+; v676 = v464 | v638
+%line 1520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm5, ymm7
+; v677 = v463 | v637
+%line 1521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm4, ymm11
+; v678 = v676 ^ v677
+%line 1522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm0, ymm0, ymm1
-; v1532 = v1496 | v1514
-%line 2189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm10, ymm7
-; v1533 = v1531 ^ v1532
-%line 2190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v679 = v463 | v638
+%line 1523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm4, ymm7
+; v680 = v678 ^ v679
+%line 1524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9984], ymm7
 	vpxor ymm7, ymm0, ymm1
-; v1534 = v1495 | v1512
-%line 2191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm11, ymm5
-; v1535 = v1531 ^ v1534
-%line 2192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm5, ymm0, ymm1
-; v1536 = v1492 | v1528
-%line 2193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm6, ymm3
-; v1537 = v1494 | v1526
-%line 2194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm2, ymm8
-; v1538 = v1536 ^ v1537
-%line 2195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v681 = v464 | v637
+%line 1525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm5, ymm11
+; v682 = v678 ^ v681
+%line 1526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9952], ymm11
 	vpxor ymm0, ymm0, ymm1
-; v1539 = v1494 | v1528
-%line 2196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm2, ymm3
-; v1540 = v1538 ^ v1539
-%line 2197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm3, ymm0, ymm1
-; v1541 = v1492 | v1526
-%line 2198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm6, ymm8
-; v1542 = v1538 ^ v1541
-%line 2199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v683 = v673 | v682
+%line 1527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm2, ymm0
+; v684 = v675 | v680
+%line 1528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm11, ymm13, ymm7
+; v685 = v683 ^ v684
+%line 1529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm11
+; v686 = v675 | v682
+%line 1530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm13, ymm0
+; v687 = v685 ^ v686
+%line 1531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm11, ymm1, ymm0
+; v688 = v673 | v680
+%line 1532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm2, ymm7
+; v689 = v685 ^ v688
+%line 1533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm14, ymm1, ymm0
+; 8x v690 = v455 >> 2
+%line 1534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm15, ymm10, 2
+; 8x v691 = v456 >> 2
+%line 1535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm7, ymm12, 2
+; v692 = v630 | v691
+%line 1536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm9, ymm7
+; v693 = v629 | v690
+%line 1537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm8, ymm15
+; v694 = v692 ^ v693
+%line 1538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm0, ymm1
+; v695 = v630 | v690
+%line 1539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm9, ymm15
+; v696 = v694 ^ v695
+%line 1540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9888], ymm9
+	vpxor ymm9, ymm1, ymm0
+; v697 = v629 | v691
+%line 1541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm8, ymm7
+; v698 = v694 ^ v697
+%line 1542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9792], ymm8
+	vpxor ymm0, ymm1, ymm0
+; v699 = v675 | v698
+%line 1543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm13, ymm0
+; v700 = v673 | v696
+%line 1544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm7, ymm2, ymm9
+; v701 = v699 ^ v700
+%line 1545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm7
+; v702 = v673 | v698
+%line 1546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm2, ymm0
+; v703 = v701 ^ v702
+%line 1547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm1, ymm0
+; v704 = v675 | v696
+%line 1548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm13, ymm9
+; v705 = v701 ^ v704
+%line 1549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm2
+; v706 = v703 & mem256[MK33333333]
+%line 1550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel MK33333333]
+; v707 = v705 & mem256[MK33333333]
+%line 1551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, [rel MK33333333]
+; v708 = v455 & mem256[MKcccccccc]
+%line 1552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm10, [rel MKcccccccc]
+; v709 = v456 & mem256[MKcccccccc]
+%line 1553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm7, ymm12, [rel MKcccccccc]
+; v710 = v706 | v708
+%line 1554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm0, ymm2
+; v711 = v707 | v709
+%line 1555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 10016], ymm0
+	vpor ymm0, ymm1, ymm7
+; v712 = v687 & mem256[MK33333333]
+%line 1556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 10048], ymm0
+	vpand ymm0, ymm11, [rel MK33333333]
+; v713 = v689 & mem256[MK33333333]
+%line 1557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm14, [rel MK33333333]
+; v714 = v463 & mem256[MK33333333]
+%line 1558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm4, [rel MK33333333]
+; v715 = v464 & mem256[MK33333333]
+%line 1559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm4, ymm5, [rel MK33333333]
+; 8x v716 = v712 << 2
+%line 1560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm0, ymm0, 2
+; 8x v717 = v713 << 2
+%line 1561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm1, ymm1, 2
+; v718 = v714 | v716
+%line 1562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm2, ymm0
+; v719 = v715 | v717
+%line 1563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 10400], ymm0
+	vpor ymm0, ymm4, ymm1
+; 8x v720 = v517 >> 2
+%line 1564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 10432], ymm0
+	vmovdqu ymm5, [rsp + 10144]
+	vpsrld ymm0, ymm5, 2
+; 8x v721 = v518 >> 2
+%line 1565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm8, [rsp + 10176]
+	vpsrld ymm1, ymm8, 2
+; v722 = v510 | v721
+%line 1566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm7, [rsp + 10112]
+	vpor ymm2, ymm7, ymm1
+; v723 = v509 | v720
+%line 1567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm9, [rsp + 10080]
+	vpor ymm4, ymm9, ymm0
+; v724 = v722 ^ v723
+%line 1568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm2, ymm4
+; v725 = v510 | v720
+%line 1569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm7, ymm0
+; v726 = v724 ^ v725
+%line 1570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm4, ymm2, ymm0
+; v727 = v509 | v721
+%line 1571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm9, ymm1
+; v728 = v724 ^ v727
+%line 1572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm10, ymm2, ymm0
+; v729 = v518 | v666
+%line 1573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm8, ymm3
+; v730 = v517 | v665
+%line 1574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm5, ymm6
+; v731 = v729 ^ v730
+%line 1575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm0, ymm0, ymm1
-; 8x v1543 = v1533 << 16
-%line 2200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm1, ymm7, 16
-; v1544 = v1489 | v1543
-%line 2201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm9, ymm1
-; 8x v1545 = v1535 << 16
-%line 2202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm2, ymm5, 16
-; v1546 = v1490 | v1545
-%line 2203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm4, ymm2
-; 8x v1547 = v1498 << 16
-%line 2204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm4, ymm12, 16
-; v1548 = v1540 | v1547
-%line 2205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm3, ymm3, ymm4
-; 8x v1549 = v1500 << 16
-%line 2206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpslld ymm4, ymm13, 16
-; v1550 = v1542 | v1549
-%line 2207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v732 = v517 | v666
+%line 1576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm5, ymm3
+; v733 = v731 ^ v732
+%line 1577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm11, ymm0, ymm1
+; v734 = v518 | v665
+%line 1578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm8, ymm6
+; v735 = v731 ^ v734
+%line 1579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm0, ymm1
+; v736 = v726 | v735
+%line 1580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm4, ymm0
+; v737 = v728 | v733
+%line 1581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm10, ymm11
+; v738 = v736 ^ v737
+%line 1582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm2
+; v739 = v728 | v735
+%line 1583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm10, ymm0
+; v740 = v738 ^ v739
+%line 1584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm12, ymm1, ymm0
+; v741 = v726 | v733
+%line 1585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm4, ymm11
+; v742 = v738 ^ v741
+%line 1586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm14, ymm1, ymm0
+; 8x v743 = v509 >> 2
+%line 1587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm15, ymm9, 2
+; 8x v744 = v510 >> 2
+%line 1588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm13, ymm7, 2
+; v745 = v658 | v744
+%line 1589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm11, [rsp + 10368]
+	vpor ymm0, ymm11, ymm13
+; v746 = v657 | v743
+%line 1590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm2, [rsp + 10336]
+	vpor ymm1, ymm2, ymm15
+; v747 = v745 ^ v746
+%line 1591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm0, ymm1
+; v748 = v658 | v743
+%line 1592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm11, ymm15
+; v749 = v747 ^ v748
+%line 1593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm15, ymm1, ymm0
+; v750 = v657 | v744
+%line 1594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm2, ymm13
+; v751 = v747 ^ v750
+%line 1595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm13, ymm1, ymm0
+; v752 = v728 | v751
+%line 1596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm10, ymm13
+; v753 = v726 | v749
+%line 1597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm4, ymm15
+; v754 = v752 ^ v753
+%line 1598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm0, ymm1
+; v755 = v726 | v751
+%line 1599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm4, ymm13
+; v756 = v754 ^ v755
+%line 1600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm1, ymm0
+; v757 = v728 | v749
+%line 1601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm4, ymm10, ymm15
+; v758 = v754 ^ v757
+%line 1602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm4
+; v759 = v756 & mem256[MK03033333]
+%line 1603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel MK03033333]
+; v760 = v758 & mem256[MK03033333]
+%line 1604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, [rel MK03033333]
+; v761 = v509 & mem256[MK0c0ccccc]
+%line 1605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm4, ymm9, [rel MK0c0ccccc]
+; v762 = v510 & mem256[MK0c0ccccc]
+%line 1606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm7, ymm7, [rel MK0c0ccccc]
+; v763 = v759 | v761
+%line 1607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm0, ymm0, ymm4
-; mem256[q + 7552] = v1544
-%line 2208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 7552], ymm1
-; mem256[q + 7748] = v1548
-%line 2209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 7748], ymm3
-; mem256[q + 8320] = v1546
-%line 2210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 8320], ymm2
-; mem256[q + 8516] = v1550
-%line 2211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 8516], ymm0
+; v764 = v760 | v762
+%line 1608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 10080], ymm0
+	vpor ymm0, ymm1, ymm7
+; v765 = v740 & mem256[MK03033333]
+%line 1609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 10112], ymm0
+	vpand ymm0, ymm12, [rel MK03033333]
+; v766 = v742 & mem256[MK03033333]
+%line 1610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm14, [rel MK03033333]
+; v767 = v517 & mem256[MK03033333]
+%line 1611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm4, ymm5, [rel MK03033333]
+; v768 = v518 & mem256[MK03033333]
+%line 1612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm5, ymm8, [rel MK03033333]
+; 8x v769 = v765 << 2
+%line 1613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm0, ymm0, 2
+; 8x v770 = v766 << 2
+%line 1614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm1, ymm1, 2
+; v771 = v767 | v769
+%line 1615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm8, ymm4, ymm0
+; v772 = v768 | v770
+%line 1616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm9, ymm5, ymm1
+; 8x v773 = v543 >> 2
+%line 1617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm10, [rsp + 10208]
+	vpsrld ymm12, ymm10, 2
+; 8x v774 = v544 >> 2
+%line 1618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm7, [rsp + 10240]
+	vpsrld ymm5, ymm7, 2
+; 8x v775 = v665 >> 2
+%line 1619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm4, ymm6, 2
+; 8x v776 = v666 >> 2
+%line 1620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm6, ymm3, 2
+; 8x v777 = v657 >> 2
+%line 1621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm13, ymm2, 2
+; 8x v778 = v658 >> 2
+%line 1622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm11, ymm11, 2
+; v779 = v536 | v774
+%line 1623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm3, [rsp + 9920]
+	vpor ymm0, ymm3, ymm5
+; v780 = v535 | v773
+%line 1624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm2, [rsp + 9824]
+	vpor ymm1, ymm2, ymm12
+; v781 = v779 ^ v780
+%line 1625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm0, ymm1
+; v782 = v536 | v773
+%line 1626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm3, ymm12
+; v783 = v781 ^ v782
+%line 1627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm12, ymm0, ymm1
+; v784 = v535 | v774
+%line 1628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm2, ymm5
+; v785 = v781 ^ v784
+%line 1629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm5, ymm0, ymm1
+; v786 = v544 | v776
+%line 1630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm7, ymm6
+; v787 = v543 | v775
+%line 1631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm10, ymm4
+; v788 = v786 ^ v787
+%line 1632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm0, ymm1
+; v789 = v543 | v776
+%line 1633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm10, ymm6
+; v790 = v788 ^ v789
+%line 1634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm6, ymm0, ymm1
+; v791 = v544 | v775
+%line 1635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm7, ymm4
+; v792 = v788 ^ v791
+%line 1636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm0, ymm1
+; v793 = v783 | v792
+%line 1637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm12, ymm0
+; v794 = v785 | v790
+%line 1638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm4, ymm5, ymm6
+; v795 = v793 ^ v794
+%line 1639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm4
+; v796 = v785 | v792
+%line 1640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm5, ymm0
+; v797 = v795 ^ v796
+%line 1641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm4, ymm1, ymm0
+; v798 = v783 | v790
+%line 1642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm12, ymm6
+; v799 = v795 ^ v798
+%line 1643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm14, ymm1, ymm0
+; 8x v800 = v535 >> 2
+%line 1644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm15, ymm2, 2
+; 8x v801 = v536 >> 2
+%line 1645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm6, ymm3, 2
+; v802 = v778 | v801
+%line 1646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm11, ymm6
+; v803 = v777 | v800
+%line 1647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm13, ymm15
+; v804 = v802 ^ v803
+%line 1648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm0, ymm1
+; v805 = v778 | v800
+%line 1649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm11, ymm15
+; v806 = v804 ^ v805
+%line 1650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm11, ymm1, ymm0
+; v807 = v777 | v801
+%line 1651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm13, ymm6
+; v808 = v804 ^ v807
+%line 1652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm1, ymm0
+; v809 = v785 | v808
+%line 1653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm5, ymm0
+; v810 = v783 | v806
+%line 1654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm6, ymm12, ymm11
+; v811 = v809 ^ v810
+%line 1655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm6
+; v812 = v783 | v808
+%line 1656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm12, ymm0
+; v813 = v811 ^ v812
+%line 1657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm1, ymm0
+; v814 = v785 | v806
+%line 1658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm5, ymm5, ymm11
+; v815 = v811 ^ v814
+%line 1659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm5
+; v816 = v813 & mem256[MK00333333]
+%line 1660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel MK00333333]
+; v817 = v815 & mem256[MK00333333]
+%line 1661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, [rel MK00333333]
+; v818 = v535 & mem256[MK00cccccc]
+%line 1662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm2, [rel MK00cccccc]
+; v819 = v536 & mem256[MK00cccccc]
+%line 1663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm3, ymm3, [rel MK00cccccc]
+; v820 = v816 | v818
+%line 1664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm0, ymm2
+; v821 = v817 | v819
+%line 1665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9824], ymm0
+	vpor ymm0, ymm1, ymm3
+; v822 = v797 & mem256[MK00333333]
+%line 1666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9920], ymm0
+	vpand ymm0, ymm4, [rel MK00333333]
+; v823 = v799 & mem256[MK00333333]
+%line 1667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm14, [rel MK00333333]
+; v824 = v543 & mem256[MK00333333]
+%line 1668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm10, [rel MK00333333]
+; v825 = v544 & mem256[MK00333333]
+%line 1669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm3, ymm7, [rel MK00333333]
+; 8x v826 = v822 << 2
+%line 1670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm0, ymm0, 2
+; 8x v827 = v823 << 2
+%line 1671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm1, ymm1, 2
+; v828 = v824 | v826
+%line 1672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm2, ymm0
+; v829 = v825 | v827
+%line 1673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 10144], ymm0
+	vpor ymm0, ymm3, ymm1
+; 8x v830 = v609 >> 2
+%line 1674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 10176], ymm0
+	vmovdqu ymm4, [rsp + 10272]
+	vpsrld ymm12, ymm4, 2
+; 8x v831 = v610 >> 2
+%line 1675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm6, [rsp + 10304]
+	vpsrld ymm13, ymm6, 2
+; 8x v832 = v637 >> 2
+%line 1676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [rsp + 9952]
+	vpsrld ymm2, ymm0, 2
+; 8x v833 = v638 >> 2
+%line 1677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [rsp + 9984]
+	vpsrld ymm11, ymm0, 2
+; 8x v834 = v629 >> 2
+%line 1678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [rsp + 9792]
+	vpsrld ymm5, ymm0, 2
+; 8x v835 = v630 >> 2
+%line 1679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [rsp + 9888]
+	vpsrld ymm10, ymm0, 2
+; v836 = v602 | v831
+%line 1680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm3, [rsp + 9856]
+	vpor ymm0, ymm3, ymm13
+; v837 = v601 | v830
+%line 1681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm7, [rsp + 9760]
+	vpor ymm1, ymm7, ymm12
+; v838 = v836 ^ v837
+%line 1682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm0, ymm1
+; v839 = v602 | v830
+%line 1683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm3, ymm12
+; v840 = v838 ^ v839
+%line 1684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm12, ymm0, ymm1
+; v841 = v601 | v831
+%line 1685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm7, ymm13
+; v842 = v838 ^ v841
+%line 1686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm13, ymm0, ymm1
+; v843 = v610 | v833
+%line 1687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm6, ymm11
+; v844 = v609 | v832
+%line 1688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm4, ymm2
+; v845 = v843 ^ v844
+%line 1689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm0, ymm1
+; v846 = v609 | v833
+%line 1690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm4, ymm11
+; v847 = v845 ^ v846
+%line 1691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm11, ymm0, ymm1
+; v848 = v610 | v832
+%line 1692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm6, ymm2
+; v849 = v845 ^ v848
+%line 1693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm0, ymm1
+; v850 = v840 | v849
+%line 1694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm12, ymm0
+; v851 = v842 | v847
+%line 1695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm13, ymm11
+; v852 = v850 ^ v851
+%line 1696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm2
+; v853 = v842 | v849
+%line 1697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm13, ymm0
+; v854 = v852 ^ v853
+%line 1698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm1, ymm0
+; v855 = v840 | v847
+%line 1699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm12, ymm11
+; v856 = v852 ^ v855
+%line 1700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm14, ymm1, ymm0
+; 8x v857 = v601 >> 2
+%line 1701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm15, ymm7, 2
+; 8x v858 = v602 >> 2
+%line 1702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm11, ymm3, 2
+; v859 = v835 | v858
+%line 1703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm10, ymm11
+; v860 = v834 | v857
+%line 1704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm5, ymm15
+; v861 = v859 ^ v860
+%line 1705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm0, ymm1
+; v862 = v835 | v857
+%line 1706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm10, ymm15
+; v863 = v861 ^ v862
+%line 1707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm10, ymm1, ymm0
+; v864 = v834 | v858
+%line 1708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm5, ymm11
+; v865 = v861 ^ v864
+%line 1709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm1, ymm0
+; v866 = v842 | v865
+%line 1710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm13, ymm0
+; v867 = v840 | v863
+%line 1711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm5, ymm12, ymm10
+; v868 = v866 ^ v867
+%line 1712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm5
+; v869 = v840 | v865
+%line 1713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm12, ymm0
+; v870 = v868 ^ v869
+%line 1714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm1, ymm0
+; v871 = v842 | v863
+%line 1715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm5, ymm13, ymm10
+; v872 = v868 ^ v871
+%line 1716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm5
+; v873 = v870 & mem256[MK03333333]
+%line 1717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel MK03333333]
+; v874 = v872 & mem256[MK03333333]
+%line 1718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, [rel MK03333333]
+; v875 = v601 & mem256[MK0ccccccc]
+%line 1719+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm5, ymm7, [rel MK0ccccccc]
+; v876 = v602 & mem256[MK0ccccccc]
+%line 1720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm3, ymm3, [rel MK0ccccccc]
+; v877 = v873 | v875
+%line 1721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm5, ymm0, ymm5
+; v878 = v874 | v876
+%line 1722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm7, ymm1, ymm3
+; v879 = v854 & mem256[MK03333333]
+%line 1723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm2, [rel MK03333333]
+; v880 = v856 & mem256[MK03333333]
+%line 1724+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm14, [rel MK03333333]
+; v881 = v609 & mem256[MK03333333]
+%line 1725+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm4, [rel MK03333333]
+; v882 = v610 & mem256[MK03333333]
+%line 1726+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm3, ymm6, [rel MK03333333]
+; 8x v883 = v879 << 2
+%line 1727+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm0, ymm0, 2
+; 8x v884 = v880 << 2
+%line 1728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm1, ymm1, 2
+; v885 = v881 | v883
+%line 1729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm10, ymm2, ymm0
+; v886 = v882 | v884
+%line 1730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm12, ymm3, ymm1
+; 8x v887 = v718 >> 4
+%line 1731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm3, [rsp + 10400]
+	vpsrld ymm0, ymm3, 4
+; 8x v888 = v719 >> 4
+%line 1732+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm4, [rsp + 10432]
+	vpsrld ymm13, ymm4, 4
+; v889 = v711 | v888
+%line 1733+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm11, [rsp + 10048]
+	vpor ymm1, ymm11, ymm13
+; v890 = v710 | v887
+%line 1734+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm6, [rsp + 10016]
+	vpor ymm2, ymm6, ymm0
+; v891 = v889 ^ v890
+%line 1735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm2
+; v892 = v711 | v887
+%line 1736+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm11, ymm0
+; v893 = v891 ^ v892
+%line 1737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm1, ymm0
+; v894 = v710 | v888
+%line 1738+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm6, ymm13
+; v895 = v891 ^ v894
+%line 1739+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm13, ymm1, ymm0
+; v896 = v719 | v886
+%line 1740+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm4, ymm12
+; v897 = v718 | v885
+%line 1741+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm3, ymm10
+; v898 = v896 ^ v897
+%line 1742+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm0, ymm1
+; v899 = v718 | v886
+%line 1743+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm3, ymm12
+; v900 = v898 ^ v899
+%line 1744+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9792], ymm12
+	vpxor ymm12, ymm0, ymm1
+; v901 = v719 | v885
+%line 1745+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm4, ymm10
+; v902 = v898 ^ v901
+%line 1746+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9760], ymm10
+	vpxor ymm0, ymm0, ymm1
+; v903 = v893 | v902
+%line 1747+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm2, ymm0
+; v904 = v895 | v900
+%line 1748+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm10, ymm13, ymm12
+; v905 = v903 ^ v904
+%line 1749+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm10
+; v906 = v895 | v902
+%line 1750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm13, ymm0
+; v907 = v905 ^ v906
+%line 1751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm10, ymm1, ymm0
+; v908 = v893 | v900
+%line 1752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm2, ymm12
+; v909 = v905 ^ v908
+%line 1753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm14, ymm1, ymm0
+; 8x v910 = v710 >> 4
+%line 1754+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm15, ymm6, 4
+; 8x v911 = v711 >> 4
+%line 1755+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm12, ymm11, 4
+; v912 = v878 | v911
+%line 1756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm7, ymm12
+; v913 = v877 | v910
+%line 1757+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm5, ymm15
+; v914 = v912 ^ v913
+%line 1758+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm0, ymm1
+; v915 = v878 | v910
+%line 1759+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm7, ymm15
+; v916 = v914 ^ v915
+%line 1760+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm15, ymm1, ymm0
+; v917 = v877 | v911
+%line 1761+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm5, ymm12
+; v918 = v914 ^ v917
+%line 1762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm12, ymm1, ymm0
+; v919 = v895 | v918
+%line 1763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm13, ymm12
+; v920 = v893 | v916
+%line 1764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm2, ymm15
+; v921 = v919 ^ v920
+%line 1765+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm0, ymm1
+; v922 = v893 | v918
+%line 1766+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm2, ymm12
+; v923 = v921 ^ v922
+%line 1767+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm1, ymm0
+; v924 = v895 | v916
+%line 1768+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm13, ymm15
+; v925 = v921 ^ v924
+%line 1769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm2
+; v926 = v923 & mem256[MK0f0f0f0f]
+%line 1770+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel MK0f0f0f0f]
+; v927 = v925 & mem256[MK0f0f0f0f]
+%line 1771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, [rel MK0f0f0f0f]
+; v928 = v710 & mem256[MKf0f0f0f0]
+%line 1772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm6, [rel MKf0f0f0f0]
+; v929 = v711 & mem256[MKf0f0f0f0]
+%line 1773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm6, ymm11, [rel MKf0f0f0f0]
+; v930 = v926 | v928
+%line 1774+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm0, ymm2
+; v931 = v927 | v929
+%line 1775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9856], ymm0
+	vpor ymm0, ymm1, ymm6
+; v932 = v907 & mem256[MK0f0f0f0f]
+%line 1776+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9888], ymm0
+	vpand ymm0, ymm10, [rel MK0f0f0f0f]
+; v933 = v909 & mem256[MK0f0f0f0f]
+%line 1777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm14, [rel MK0f0f0f0f]
+; v934 = v718 & mem256[MK0f0f0f0f]
+%line 1778+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm3, [rel MK0f0f0f0f]
+; v935 = v719 & mem256[MK0f0f0f0f]
+%line 1779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm3, ymm4, [rel MK0f0f0f0f]
+; 8x v936 = v932 << 4
+%line 1780+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm0, ymm0, 4
+; 8x v937 = v933 << 4
+%line 1781+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm1, ymm1, 4
+; v938 = v934 | v936
+%line 1782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm2, ymm0
+; v939 = v935 | v937
+%line 1783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9952], ymm0
+	vpor ymm0, ymm3, ymm1
+; 8x v940 = v771 >> 4
+%line 1784+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9984], ymm0
+	vpsrld ymm0, ymm8, 4
+; 8x v941 = v772 >> 4
+%line 1785+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm13, ymm9, 4
+; 8x v942 = v771 >> 16
+%line 1786+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm4, ymm8, 16
+; 8x v943 = v772 >> 16
+%line 1787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm12, ymm9, 16
+; 8x v944 = v763 >> 16
+%line 1788+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm6, [rsp + 10080]
+	vpsrld ymm3, ymm6, 16
+; 8x v945 = v764 >> 16
+%line 1789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm10, [rsp + 10112]
+	vpsrld ymm11, ymm10, 16
+; v946 = v764 | v941
+%line 1790+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm10, ymm13
+; v947 = v763 | v940
+%line 1791+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm6, ymm0
+; v948 = v946 ^ v947
+%line 1792+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm2
+; v949 = v764 | v940
+%line 1793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm10, ymm0
+; v950 = v948 ^ v949
+%line 1794+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm1, ymm0
+; v951 = v763 | v941
+%line 1795+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm6, ymm13
+; v952 = v948 ^ v951
+%line 1796+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm13, ymm1, ymm0
+; v953 = v772 | v943
+%line 1797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm9, ymm12
+; v954 = v771 | v942
+%line 1798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm8, ymm4
+; v955 = v953 ^ v954
+%line 1799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm0, ymm1
+; v956 = v771 | v943
+%line 1800+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm8, ymm12
+; v957 = v955 ^ v956
+%line 1801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm12, ymm0, ymm1
+; v958 = v772 | v942
+%line 1802+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm9, ymm4
+; v959 = v955 ^ v958
+%line 1803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm0, ymm1
+; v960 = v950 | v959
+%line 1804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm2, ymm0
+; v961 = v952 | v957
+%line 1805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm4, ymm13, ymm12
+; v962 = v960 ^ v961
+%line 1806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm4
+; v963 = v952 | v959
+%line 1807+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm13, ymm0
+; v964 = v962 ^ v963
+%line 1808+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm4, ymm1, ymm0
+; v965 = v950 | v957
+%line 1809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm2, ymm12
+; v966 = v962 ^ v965
+%line 1810+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm14, ymm1, ymm0
+; 8x v967 = v763 >> 4
+%line 1811+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm15, ymm6, 4
+; 8x v968 = v764 >> 4
+%line 1812+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm12, ymm10, 4
+; v969 = v945 | v968
+%line 1813+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm11, ymm12
+; v970 = v944 | v967
+%line 1814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm3, ymm15
+; v971 = v969 ^ v970
+%line 1815+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm0, ymm1
+; v972 = v945 | v967
+%line 1816+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm11, ymm15
+; v973 = v971 ^ v972
+%line 1817+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm11, ymm1, ymm0
+; v974 = v944 | v968
+%line 1818+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm3, ymm12
+; v975 = v971 ^ v974
+%line 1819+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm1, ymm0
+; v976 = v952 | v975
+%line 1820+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm13, ymm0
+; v977 = v950 | v973
+%line 1821+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm3, ymm2, ymm11
+; v978 = v976 ^ v977
+%line 1822+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm3
+; v979 = v950 | v975
+%line 1823+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm2, ymm0
+; v980 = v978 ^ v979
+%line 1824+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm1, ymm0
+; v981 = v952 | v973
+%line 1825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm13, ymm11
+; v982 = v978 ^ v981
+%line 1826+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm2
+; v983 = v980 & mem256[MK00000f0f]
+%line 1827+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel MK00000f0f]
+; v984 = v982 & mem256[MK00000f0f]
+%line 1828+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, [rel MK00000f0f]
+; v985 = v763 & mem256[MK0000f0f0]
+%line 1829+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm6, [rel MK0000f0f0]
+; v986 = v764 & mem256[MK0000f0f0]
+%line 1830+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm3, ymm10, [rel MK0000f0f0]
+; v987 = v983 | v985
+%line 1831+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm0, ymm2
+; v988 = v984 | v986
+%line 1832+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 10016], ymm0
+	vpor ymm0, ymm1, ymm3
+; v989 = v964 & mem256[MK00000f0f]
+%line 1833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 10048], ymm0
+	vpand ymm0, ymm4, [rel MK00000f0f]
+; v990 = v966 & mem256[MK00000f0f]
+%line 1834+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm14, [rel MK00000f0f]
+; v991 = v771 & mem256[MK00000f0f]
+%line 1835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm8, [rel MK00000f0f]
+; v992 = v772 & mem256[MK00000f0f]
+%line 1836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm3, ymm9, [rel MK00000f0f]
+; 8x v993 = v989 << 4
+%line 1837+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm0, ymm0, 4
+; 8x v994 = v990 << 4
+%line 1838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm1, ymm1, 4
+; v995 = v991 | v993
+%line 1839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm11, ymm2, ymm0
+; v996 = v992 | v994
+%line 1840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm13, ymm3, ymm1
+; 8x v997 = v828 >> 4
+%line 1841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm12, [rsp + 10144]
+	vpsrld ymm14, ymm12, 4
+; 8x v998 = v829 >> 4
+%line 1842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm10, [rsp + 10176]
+	vpsrld ymm9, ymm10, 4
+; 8x v999 = v885 >> 4
+%line 1843+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [rsp + 9760]
+	vpsrld ymm8, ymm0, 4
+; 8x v1000 = v886 >> 4
+%line 1844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [rsp + 9792]
+	vpsrld ymm6, ymm0, 4
+; 8x v1001 = v877 >> 4
+%line 1845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm4, ymm5, 4
+; 8x v1002 = v878 >> 4
+%line 1846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm5, ymm7, 4
+; v1003 = v821 | v998
+%line 1847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm2, [rsp + 9920]
+	vpor ymm0, ymm2, ymm9
+; v1004 = v820 | v997
+%line 1848+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm3, [rsp + 9824]
+	vpor ymm1, ymm3, ymm14
+; v1005 = v1003 ^ v1004
+%line 1849+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm0, ymm1
+; v1006 = v821 | v997
+%line 1850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm2, ymm14
+; v1007 = v1005 ^ v1006
+%line 1851+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm7, ymm0, ymm1
+; v1008 = v820 | v998
+%line 1852+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm3, ymm9
+; v1009 = v1005 ^ v1008
+%line 1853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm9, ymm0, ymm1
+; v1010 = v1000 | v829
+%line 1854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm6, ymm10
+; v1011 = v828 | v999
+%line 1855+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm12, ymm8
+; v1012 = v1010 ^ v1011
+%line 1856+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm0, ymm1
+; v1013 = v1000 | v828
+%line 1857+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm6, ymm12
+; v1014 = v1012 ^ v1013
+%line 1858+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm6, ymm0, ymm1
+; v1015 = v829 | v999
+%line 1859+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm10, ymm8
+; v1016 = v1012 ^ v1015
+%line 1860+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm0, ymm1
+; v1017 = v1007 | v1016
+%line 1861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm7, ymm0
+; v1018 = v1009 | v1014
+%line 1862+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm8, ymm9, ymm6
+; v1019 = v1017 ^ v1018
+%line 1863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm8
+; v1020 = v1009 | v1016
+%line 1864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm9, ymm0
+; v1021 = v1019 ^ v1020
+%line 1865+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm8, ymm1, ymm0
+; v1022 = v1007 | v1014
+%line 1866+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm7, ymm6
+; v1023 = v1019 ^ v1022
+%line 1867+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm14, ymm1, ymm0
+; 8x v1024 = v820 >> 4
+%line 1868+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm15, ymm3, 4
+; 8x v1025 = v821 >> 4
+%line 1869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm6, ymm2, 4
+; v1026 = v1002 | v1025
+%line 1870+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm5, ymm6
+; v1027 = v1001 | v1024
+%line 1871+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm4, ymm15
+; v1028 = v1026 ^ v1027
+%line 1872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm0, ymm1
+; v1029 = v1002 | v1024
+%line 1873+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm5, ymm15
+; v1030 = v1028 ^ v1029
+%line 1874+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm5, ymm1, ymm0
+; v1031 = v1001 | v1025
+%line 1875+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm4, ymm6
+; v1032 = v1028 ^ v1031
+%line 1876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm1, ymm0
+; v1033 = v1009 | v1032
+%line 1877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm9, ymm0
+; v1034 = v1007 | v1030
+%line 1878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm4, ymm7, ymm5
+; v1035 = v1033 ^ v1034
+%line 1879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm4
+; v1036 = v1007 | v1032
+%line 1880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm7, ymm0
+; v1037 = v1035 ^ v1036
+%line 1881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm1, ymm0
+; v1038 = v1009 | v1030
+%line 1882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm4, ymm9, ymm5
+; v1039 = v1035 ^ v1038
+%line 1883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm4
+; v1040 = v1037 & mem256[MK000f0f0f]
+%line 1884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel MK000f0f0f]
+; v1041 = v1039 & mem256[MK000f0f0f]
+%line 1885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, [rel MK000f0f0f]
+; v1042 = v820 & mem256[MK00f0f0f0]
+%line 1886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm3, ymm3, [rel MK00f0f0f0]
+; v1043 = v821 & mem256[MK00f0f0f0]
+%line 1887+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm2, [rel MK00f0f0f0]
+; v1044 = v1040 | v1042
+%line 1888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm4, ymm0, ymm3
+; v1045 = v1041 | v1043
+%line 1889+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm5, ymm1, ymm2
+; v1046 = v1021 & mem256[MK000f0f0f]
+%line 1890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm8, [rel MK000f0f0f]
+; v1047 = v1023 & mem256[MK000f0f0f]
+%line 1891+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm14, [rel MK000f0f0f]
+; v1048 = v828 & mem256[MK000f0f0f]
+%line 1892+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm12, [rel MK000f0f0f]
+; v1049 = v829 & mem256[MK000f0f0f]
+%line 1893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm3, ymm10, [rel MK000f0f0f]
+; 8x v1050 = v1046 << 4
+%line 1894+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm0, ymm0, 4
+; 8x v1051 = v1047 << 4
+%line 1895+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm1, ymm1, 4
+; v1052 = v1048 | v1050
+%line 1896+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm8, ymm2, ymm0
+; v1053 = v1049 | v1051
+%line 1897+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm10, ymm3, ymm1
+; 8x v1054 = v938 >> 8
+%line 1898+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm3, [rsp + 9952]
+	vpsrld ymm0, ymm3, 8
+; 8x v1055 = v939 >> 8
+%line 1899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm6, [rsp + 9984]
+	vpsrld ymm12, ymm6, 8
+; v1056 = v1055 | v931
+%line 1900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm9, [rsp + 9888]
+	vpor ymm1, ymm12, ymm9
+; v1057 = v1054 | v930
+%line 1901+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm7, [rsp + 9856]
+	vpor ymm2, ymm0, ymm7
+; v1058 = v1056 ^ v1057
+%line 1902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm2
+; v1059 = v1054 | v931
+%line 1903+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm0, ymm9
+; v1060 = v1058 ^ v1059
+%line 1904+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm1, ymm0
+; v1061 = v1055 | v930
+%line 1905+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm12, ymm7
+; v1062 = v1058 ^ v1061
+%line 1906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm12, ymm1, ymm0
+; v1063 = v1053 | v939
+%line 1907+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm10, ymm6
+; v1064 = v1052 | v938
+%line 1908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm8, ymm3
+; v1065 = v1063 ^ v1064
+%line 1909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm0, ymm1
+; v1066 = v1053 | v938
+%line 1910+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm10, ymm3
+; v1067 = v1065 ^ v1066
+%line 1911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9792], ymm10
+	vpxor ymm10, ymm0, ymm1
+; v1068 = v1052 | v939
+%line 1912+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm8, ymm6
+; v1069 = v1065 ^ v1068
+%line 1913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9760], ymm8
+	vpxor ymm0, ymm0, ymm1
+; v1070 = v1060 | v1069
+%line 1914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm2, ymm0
+; v1071 = v1062 | v1067
+%line 1915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm8, ymm12, ymm10
+; v1072 = v1070 ^ v1071
+%line 1916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm8
+; v1073 = v1062 | v1069
+%line 1917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm12, ymm0
+; v1074 = v1072 ^ v1073
+%line 1918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm8, ymm1, ymm0
+; v1075 = v1060 | v1067
+%line 1919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm2, ymm10
+; v1076 = v1072 ^ v1075
+%line 1920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm14, ymm1, ymm0
+; 8x v1077 = v930 >> 8
+%line 1921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm15, ymm7, 8
+; 8x v1078 = v931 >> 8
+%line 1922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm10, ymm9, 8
+; v1079 = v1045 | v1078
+%line 1923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm5, ymm10
+; v1080 = v1044 | v1077
+%line 1924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm4, ymm15
+; v1081 = v1079 ^ v1080
+%line 1925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm0, ymm1
+; v1082 = v1045 | v1077
+%line 1926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm5, ymm15
+; v1083 = v1081 ^ v1082
+%line 1927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm15, ymm1, ymm0
+; v1084 = v1044 | v1078
+%line 1928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm4, ymm10
+; v1085 = v1081 ^ v1084
+%line 1929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm10, ymm1, ymm0
+; v1086 = v1062 | v1085
+%line 1930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm12, ymm10
+; v1087 = v1060 | v1083
+%line 1931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm2, ymm15
+; v1088 = v1086 ^ v1087
+%line 1932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm0, ymm1
+; v1089 = v1060 | v1085
+%line 1933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm2, ymm10
+; v1090 = v1088 ^ v1089
+%line 1934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm1, ymm0
+; v1091 = v1062 | v1083
+%line 1935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm12, ymm15
+; v1092 = v1088 ^ v1091
+%line 1936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm2
+; v1093 = v1090 & mem256[MK00ff00ff]
+%line 1937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel MK00ff00ff]
+; v1094 = v1092 & mem256[MK00ff00ff]
+%line 1938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, [rel MK00ff00ff]
+; v1095 = v930 & mem256[MKff00ff00]
+%line 1939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm7, [rel MKff00ff00]
+; v1096 = v931 & mem256[MKff00ff00]
+%line 1940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm7, ymm9, [rel MKff00ff00]
+; v1097 = v1093 | v1095
+%line 1941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm0, ymm2
+; v1098 = v1094 | v1096
+%line 1942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9824], ymm0
+	vpor ymm0, ymm1, ymm7
+; v1099 = v1074 & mem256[MK00ff00ff]
+%line 1943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [rsp + 9856], ymm0
+	vpand ymm0, ymm8, [rel MK00ff00ff]
+; v1100 = v1076 & mem256[MK00ff00ff]
+%line 1944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm14, [rel MK00ff00ff]
+; v1101 = v938 & mem256[MK00ff00ff]
+%line 1945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm3, [rel MK00ff00ff]
+; v1102 = v939 & mem256[MK00ff00ff]
+%line 1946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm3, ymm6, [rel MK00ff00ff]
+; 8x v1103 = v1099 << 8
+%line 1947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm0, ymm0, 8
+; 8x v1104 = v1100 << 8
+%line 1948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm1, ymm1, 8
+; v1105 = v1101 | v1103
+%line 1949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm8, ymm2, ymm0
+; v1106 = v1102 | v1104
+%line 1950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm10, ymm3, ymm1
+; 8x v1107 = v995 >> 8
+%line 1951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm12, ymm11, 8
+; 8x v1108 = v996 >> 8
+%line 1952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm9, ymm13, 8
+; 8x v1109 = v1052 >> 8
+%line 1953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [rsp + 9760]
+	vpsrld ymm7, ymm0, 8
+; 8x v1110 = v1053 >> 8
+%line 1954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [rsp + 9792]
+	vpsrld ymm6, ymm0, 8
+; 8x v1111 = v1044 >> 8
+%line 1955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm4, ymm4, 8
+; 8x v1112 = v1045 >> 8
+%line 1956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm5, ymm5, 8
+; v1113 = v1108 | v988
+%line 1957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm2, [rsp + 10048]
+	vpor ymm0, ymm9, ymm2
+; v1114 = v1107 | v987
+%line 1958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm3, [rsp + 10016]
+	vpor ymm1, ymm12, ymm3
+; v1115 = v1113 ^ v1114
+%line 1959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm0, ymm1
+; v1116 = v1107 | v988
+%line 1960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm12, ymm2
+; v1117 = v1115 ^ v1116
+%line 1961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm12, ymm0, ymm1
+; v1118 = v1108 | v987
+%line 1962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm9, ymm3
+; v1119 = v1115 ^ v1118
+%line 1963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm9, ymm0, ymm1
+; v1120 = v1110 | v996
+%line 1964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm6, ymm13
+; v1121 = v1109 | v995
+%line 1965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm7, ymm11
+; v1122 = v1120 ^ v1121
+%line 1966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm0, ymm1
+; v1123 = v1110 | v995
+%line 1967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm6, ymm11
+; v1124 = v1122 ^ v1123
+%line 1968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm6, ymm0, ymm1
+; v1125 = v1109 | v996
+%line 1969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm7, ymm13
+; v1126 = v1122 ^ v1125
+%line 1970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm0, ymm1
+; v1127 = v1117 | v1126
+%line 1971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm12, ymm0
+; v1128 = v1119 | v1124
+%line 1972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm7, ymm9, ymm6
+; v1129 = v1127 ^ v1128
+%line 1973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm7
+; v1130 = v1119 | v1126
+%line 1974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm9, ymm0
+; v1131 = v1129 ^ v1130
+%line 1975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm7, ymm1, ymm0
+; v1132 = v1117 | v1124
+%line 1976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm12, ymm6
+; v1133 = v1129 ^ v1132
+%line 1977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm14, ymm1, ymm0
+; 8x v1134 = v987 >> 8
+%line 1978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm15, ymm3, 8
+; 8x v1135 = v988 >> 8
+%line 1979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm6, ymm2, 8
+; v1136 = v1112 | v1135
+%line 1980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm5, ymm6
+; v1137 = v1111 | v1134
+%line 1981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm4, ymm15
+; v1138 = v1136 ^ v1137
+%line 1982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm0, ymm1
+; v1139 = v1112 | v1134
+%line 1983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm5, ymm15
+; v1140 = v1138 ^ v1139
+%line 1984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm5, ymm1, ymm0
+; v1141 = v1111 | v1135
+%line 1985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm4, ymm6
+; v1142 = v1138 ^ v1141
+%line 1986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm1, ymm0
+; v1143 = v1119 | v1142
+%line 1987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm9, ymm0
+; v1144 = v1117 | v1140
+%line 1988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm4, ymm12, ymm5
+; v1145 = v1143 ^ v1144
+%line 1989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm4
+; v1146 = v1117 | v1142
+%line 1990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm12, ymm0
+; v1147 = v1145 ^ v1146
+%line 1991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm1, ymm0
+; v1148 = v1119 | v1140
+%line 1992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm4, ymm9, ymm5
+; v1149 = v1145 ^ v1148
+%line 1993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm4
+; v1150 = v1147 & mem256[MK000000ff]
+%line 1994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel MK000000ff]
+; v1151 = v1149 & mem256[MK000000ff]
+%line 1995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, [rel MK000000ff]
+; v1152 = v987 & mem256[MK0000ff00]
+%line 1996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm3, ymm3, [rel MK0000ff00]
+; v1153 = v988 & mem256[MK0000ff00]
+%line 1997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm2, [rel MK0000ff00]
+; v1154 = v1150 | v1152
+%line 1998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm4, ymm0, ymm3
+; v1155 = v1151 | v1153
+%line 1999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm5, ymm1, ymm2
+; v1156 = v1131 & mem256[MK000000ff]
+%line 2000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm7, [rel MK000000ff]
+; v1157 = v1133 & mem256[MK000000ff]
+%line 2001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm14, [rel MK000000ff]
+; v1158 = v995 & mem256[MK000000ff]
+%line 2002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm11, [rel MK000000ff]
+; v1159 = v996 & mem256[MK000000ff]
+%line 2003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm3, ymm13, [rel MK000000ff]
+; 8x v1160 = v1156 << 8
+%line 2004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm0, ymm0, 8
+; 8x v1161 = v1157 << 8
+%line 2005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm1, ymm1, 8
+; v1162 = v1158 | v1160
+%line 2006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm7, ymm2, ymm0
+; v1163 = v1159 | v1161
+%line 2007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm11, ymm3, ymm1
+; 8x v1164 = v1105 >> 16
+%line 2008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm0, ymm8, 16
+; 8x v1165 = v1106 >> 16
+%line 2009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm1, ymm10, 16
+; v1166 = v1098 | v1165
+%line 2010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm6, [rsp + 9856]
+	vpor ymm2, ymm6, ymm1
+; v1167 = v1097 | v1164
+%line 2011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm9, [rsp + 9824]
+	vpor ymm3, ymm9, ymm0
+; v1168 = v1166 ^ v1167
+%line 2012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm2, ymm3
+; v1169 = v1098 | v1164
+%line 2013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm6, ymm0
+; v1170 = v1168 ^ v1169
+%line 2014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm3, ymm2, ymm0
+; v1171 = v1097 | v1165
+%line 2015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm9, ymm1
+; v1172 = v1168 ^ v1171
+%line 2016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm2, ymm0
+; v1173 = v1106 | v1163
+%line 2017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm10, ymm11
+; v1174 = v1105 | v1162
+%line 2018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm8, ymm7
+; v1175 = v1173 ^ v1174
+%line 2019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm0, ymm1
+; v1176 = v1105 | v1163
+%line 2020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm8, ymm11
+; v1177 = v1175 ^ v1176
+%line 2021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm11, ymm0, ymm1
+; v1178 = v1106 | v1162
+%line 2022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm10, ymm7
+; v1179 = v1175 ^ v1178
+%line 2023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm0, ymm1
+; v1180 = v1170 | v1179
+%line 2024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm3, ymm0
+; v1181 = v1172 | v1177
+%line 2025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm7, ymm2, ymm11
+; v1182 = v1180 ^ v1181
+%line 2026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm7
+; v1183 = v1172 | v1179
+%line 2027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm2, ymm0
+; v1184 = v1182 ^ v1183
+%line 2028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm12, ymm1, ymm0
+; v1185 = v1170 | v1177
+%line 2029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm3, ymm11
+; v1186 = v1182 ^ v1185
+%line 2030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm11, ymm1, ymm0
+; 8x v1187 = v1097 >> 16
+%line 2031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm0, ymm9, 16
+; 8x v1188 = v1098 >> 16
+%line 2032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrld ymm13, ymm6, 16
+; v1189 = v1155 | v1188
+%line 2033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm5, ymm13
+; v1190 = v1154 | v1187
+%line 2034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm7, ymm4, ymm0
+; v1191 = v1189 ^ v1190
+%line 2035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm7
+; v1192 = v1155 | v1187
+%line 2036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm5, ymm0
+; v1193 = v1191 ^ v1192
+%line 2037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm5, ymm1, ymm0
+; v1194 = v1154 | v1188
+%line 2038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm4, ymm13
+; v1195 = v1191 ^ v1194
+%line 2039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm1, ymm0
+; v1196 = v1172 | v1195
+%line 2040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm2, ymm0
+; v1197 = v1170 | v1193
+%line 2041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm4, ymm3, ymm5
+; v1198 = v1196 ^ v1197
+%line 2042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm4
+; v1199 = v1170 | v1195
+%line 2043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm3, ymm0
+; v1200 = v1198 ^ v1199
+%line 2044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm1, ymm0
+; v1201 = v1172 | v1193
+%line 2045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm2, ymm5
+; v1202 = v1198 ^ v1201
+%line 2046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm2
+; v1203 = v1200 & mem256[MK0000ffff]
+%line 2047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel MK0000ffff]
+; v1204 = v1202 & mem256[MK0000ffff]
+%line 2048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, [rel MK0000ffff]
+; v1205 = v1097 & mem256[MKffff0000]
+%line 2049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm9, [rel MKffff0000]
+; v1206 = v1098 & mem256[MKffff0000]
+%line 2050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm3, ymm6, [rel MKffff0000]
+; v1207 = v1203 | v1205
+%line 2051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm0, ymm2
+; v1208 = v1204 | v1206
+%line 2052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm1, ymm3
+; v1209 = v1184 & mem256[MK0000ffff]
+%line 2053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm2, ymm12, [rel MK0000ffff]
+; v1210 = v1186 & mem256[MK0000ffff]
+%line 2054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm3, ymm11, [rel MK0000ffff]
+; v1211 = v1105 & mem256[MK0000ffff]
+%line 2055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm4, ymm8, [rel MK0000ffff]
+; v1212 = v1106 & mem256[MK0000ffff]
+%line 2056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm5, ymm10, [rel MK0000ffff]
+; 8x v1213 = v1209 << 16
+%line 2057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm2, ymm2, 16
+; 8x v1214 = v1210 << 16
+%line 2058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpslld ymm3, ymm3, 16
+; v1215 = v1211 | v1213
+%line 2059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm4, ymm2
+; v1216 = v1212 | v1214
+%line 2060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm3, ymm5, ymm3
+; mem256[q + 7552] = v1215
+%line 2061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 7552], ymm2
+; mem256[q + 7748] = v1207
+%line 2062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 7748], ymm0
+; mem256[q + 8320] = v1216
+%line 2063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 8320], ymm3
+; mem256[q + 8516] = v1208
+%line 2064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 8516], ymm1
 ; pc += 512
-%line 2212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 2065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	add r8, 512
 ; q += 32
-%line 2213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	add rax, 32
+%line 2066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	add r11, 32
 ; =? cnt -= 1
-%line 2214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 2067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	sub r9, 1
 ; goto iloop if !=
-%line 2215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 2068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	jne .Liloop
-; v1551 = mem256[w + 7552]
-%line 2216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov rax, r10
-	vmovdqu ymm0, [rax + 7552]
-; v1552 = mem256[w + 8320]
-%line 2217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rax + 8320]
-; v1553 = mem256[w + 7744]
-%line 2218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm2, [rax + 7744]
-; v1554 = mem256[w + 8512]
-%line 2219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm3, [rax + 8512]
-; v1555 = v1552 | v1553
-%line 2220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1217 = mem256[w + 7552]
+%line 2069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov r11, r10
+	vmovdqu ymm0, [r11 + 7552]
+; v1218 = mem256[w + 8320]
+%line 2070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm1, [r11 + 8320]
+; v1219 = mem256[w + 7744]
+%line 2071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm2, [r11 + 7744]
+; v1220 = mem256[w + 8512]
+%line 2072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm3, [r11 + 8512]
+; v1221 = v1218 | v1219
+%line 2073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm4, ymm1, ymm2
-; v1556 = v1551 | v1554
-%line 2221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1222 = v1217 | v1220
+%line 2074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm5, ymm0, ymm3
-; v1557 = v1555 ^ v1556
-%line 2222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1223 = v1221 ^ v1222
+%line 2075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm4, ymm4, ymm5
-; v1558 = v1552 | v1554
-%line 2223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1224 = v1218 | v1220
+%line 2076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm1, ymm1, ymm3
-; v1559 = v1557 ^ v1558
-%line 2224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1225 = v1223 ^ v1224
+%line 2077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm4, ymm1
-; v1560 = v1551 | v1553
-%line 2225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1226 = v1217 | v1219
+%line 2078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm0, ymm0, ymm2
-; v1561 = v1557 ^ v1560
-%line 2226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1227 = v1223 ^ v1226
+%line 2079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm0, ymm4, ymm0
-; mem256[w + 7968] = v1559
-%line 2227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 7968], ymm1
-; mem256[w + 8736] = v1561
-%line 2228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 8736], ymm0
-; v1562 = mem256[w + 7584]
-%line 2229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 7584]
-; v1563 = mem256[w + 8352]
-%line 2230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rax + 8352]
-; v1564 = mem256[w + 7776]
-%line 2231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm2, [rax + 7776]
-; v1565 = mem256[w + 8544]
-%line 2232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm3, [rax + 8544]
-; v1566 = v1563 | v1564
-%line 2233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; mem256[w + 7968] = v1225
+%line 2080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 7968], ymm1
+; mem256[w + 8736] = v1227
+%line 2081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 8736], ymm0
+; v1228 = mem256[w + 7584]
+%line 2082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 7584]
+; v1229 = mem256[w + 8352]
+%line 2083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm1, [r11 + 8352]
+; v1230 = mem256[w + 7776]
+%line 2084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm2, [r11 + 7776]
+; v1231 = mem256[w + 8544]
+%line 2085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm3, [r11 + 8544]
+; v1232 = v1229 | v1230
+%line 2086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm4, ymm1, ymm2
-; v1567 = v1562 | v1565
-%line 2234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1233 = v1228 | v1231
+%line 2087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm5, ymm0, ymm3
-; v1568 = v1566 ^ v1567
-%line 2235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1234 = v1232 ^ v1233
+%line 2088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm4, ymm4, ymm5
-; v1569 = v1563 | v1565
-%line 2236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1235 = v1229 | v1231
+%line 2089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm1, ymm1, ymm3
-; v1570 = v1568 ^ v1569
-%line 2237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1236 = v1234 ^ v1235
+%line 2090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm4, ymm1
-; v1571 = v1562 | v1564
-%line 2238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1237 = v1228 | v1230
+%line 2091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm0, ymm0, ymm2
-; v1572 = v1568 ^ v1571
-%line 2239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1238 = v1234 ^ v1237
+%line 2092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm0, ymm4, ymm0
-; mem256[w + 8000] = v1570
-%line 2240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 8000], ymm1
-; mem256[w + 8768] = v1572
-%line 2241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 8768], ymm0
-; v1573 = mem256[w + 7616]
-%line 2242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 7616]
-; v1574 = mem256[w + 8384]
-%line 2243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rax + 8384]
-; v1575 = mem256[w + 7808]
-%line 2244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm2, [rax + 7808]
-; v1576 = mem256[w + 8576]
-%line 2245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm3, [rax + 8576]
-; v1577 = v1574 | v1575
-%line 2246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; mem256[w + 8000] = v1236
+%line 2093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 8000], ymm1
+; mem256[w + 8768] = v1238
+%line 2094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 8768], ymm0
+; v1239 = mem256[w + 7616]
+%line 2095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 7616]
+; v1240 = mem256[w + 8384]
+%line 2096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm1, [r11 + 8384]
+; v1241 = mem256[w + 7808]
+%line 2097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm2, [r11 + 7808]
+; v1242 = mem256[w + 8576]
+%line 2098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm3, [r11 + 8576]
+; v1243 = v1240 | v1241
+%line 2099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm4, ymm1, ymm2
-; v1578 = v1573 | v1576
-%line 2247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1244 = v1239 | v1242
+%line 2100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm5, ymm0, ymm3
-; v1579 = v1577 ^ v1578
-%line 2248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1245 = v1243 ^ v1244
+%line 2101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm4, ymm4, ymm5
-; v1580 = v1574 | v1576
-%line 2249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1246 = v1240 | v1242
+%line 2102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm1, ymm1, ymm3
-; v1581 = v1579 ^ v1580
-%line 2250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1247 = v1245 ^ v1246
+%line 2103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm4, ymm1
-; v1582 = v1573 | v1575
-%line 2251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1248 = v1239 | v1241
+%line 2104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm0, ymm0, ymm2
-; v1583 = v1579 ^ v1582
-%line 2252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1249 = v1245 ^ v1248
+%line 2105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm0, ymm4, ymm0
-; mem256[w + 8032] = v1581
-%line 2253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 8032], ymm1
-; mem256[w + 8800] = v1583
-%line 2254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 8800], ymm0
-; v1584 = mem256[w + 7648]
-%line 2255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 7648]
-; v1585 = mem256[w + 8416]
-%line 2256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rax + 8416]
-; v1586 = mem256[w + 7840]
-%line 2257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm2, [rax + 7840]
-; v1587 = mem256[w + 8608]
-%line 2258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm3, [rax + 8608]
-; v1588 = v1585 | v1586
-%line 2259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; mem256[w + 8032] = v1247
+%line 2106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 8032], ymm1
+; mem256[w + 8800] = v1249
+%line 2107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 8800], ymm0
+; v1250 = mem256[w + 7648]
+%line 2108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 7648]
+; v1251 = mem256[w + 8416]
+%line 2109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm1, [r11 + 8416]
+; v1252 = mem256[w + 7840]
+%line 2110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm2, [r11 + 7840]
+; v1253 = mem256[w + 8608]
+%line 2111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm3, [r11 + 8608]
+; v1254 = v1251 | v1252
+%line 2112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm4, ymm1, ymm2
-; v1589 = v1584 | v1587
-%line 2260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1255 = v1250 | v1253
+%line 2113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm5, ymm0, ymm3
-; v1590 = v1588 ^ v1589
-%line 2261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1256 = v1254 ^ v1255
+%line 2114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm4, ymm4, ymm5
-; v1591 = v1585 | v1587
-%line 2262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1257 = v1251 | v1253
+%line 2115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm1, ymm1, ymm3
-; v1592 = v1590 ^ v1591
-%line 2263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1258 = v1256 ^ v1257
+%line 2116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm4, ymm1
-; v1593 = v1584 | v1586
-%line 2264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1259 = v1250 | v1252
+%line 2117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm0, ymm0, ymm2
-; v1594 = v1590 ^ v1593
-%line 2265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1260 = v1256 ^ v1259
+%line 2118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm0, ymm4, ymm0
-; mem256[w + 8064] = v1592
-%line 2266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 8064], ymm1
-; mem256[w + 8832] = v1594
-%line 2267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 8832], ymm0
-; v1595 = mem256[w + 7680]
-%line 2268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 7680]
-; v1596 = mem256[w + 8448]
-%line 2269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rax + 8448]
-; v1597 = mem256[w + 7872]
-%line 2270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm2, [rax + 7872]
-; v1598 = mem256[w + 8640]
-%line 2271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm3, [rax + 8640]
-; v1599 = v1596 | v1597
-%line 2272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; mem256[w + 8064] = v1258
+%line 2119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 8064], ymm1
+; mem256[w + 8832] = v1260
+%line 2120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 8832], ymm0
+; v1261 = mem256[w + 7680]
+%line 2121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 7680]
+; v1262 = mem256[w + 8448]
+%line 2122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm1, [r11 + 8448]
+; v1263 = mem256[w + 7872]
+%line 2123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm2, [r11 + 7872]
+; v1264 = mem256[w + 8640]
+%line 2124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm3, [r11 + 8640]
+; v1265 = v1262 | v1263
+%line 2125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm4, ymm1, ymm2
-; v1600 = v1595 | v1598
-%line 2273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1266 = v1261 | v1264
+%line 2126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm5, ymm0, ymm3
-; v1601 = v1599 ^ v1600
-%line 2274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1267 = v1265 ^ v1266
+%line 2127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm4, ymm4, ymm5
-; v1602 = v1596 | v1598
-%line 2275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1268 = v1262 | v1264
+%line 2128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm1, ymm1, ymm3
-; v1603 = v1601 ^ v1602
-%line 2276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1269 = v1267 ^ v1268
+%line 2129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm4, ymm1
-; v1604 = v1595 | v1597
-%line 2277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1270 = v1261 | v1263
+%line 2130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm0, ymm0, ymm2
-; v1605 = v1601 ^ v1604
-%line 2278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1271 = v1267 ^ v1270
+%line 2131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm0, ymm4, ymm0
-; mem256[w + 8096] = v1603
-%line 2279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 8096], ymm1
-; mem256[w + 8864] = v1605
-%line 2280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 8864], ymm0
-; v1606 = mem256[w + 7712]
-%line 2281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 7712]
-; v1607 = mem256[w + 8480]
-%line 2282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rax + 8480]
-; v1608 = mem256[w + 7904]
-%line 2283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm2, [rax + 7904]
-; v1609 = mem256[w + 8672]
-%line 2284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm3, [rax + 8672]
-; v1610 = v1607 | v1608
-%line 2285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; mem256[w + 8096] = v1269
+%line 2132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 8096], ymm1
+; mem256[w + 8864] = v1271
+%line 2133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 8864], ymm0
+; v1272 = mem256[w + 7712]
+%line 2134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 7712]
+; v1273 = mem256[w + 8480]
+%line 2135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm1, [r11 + 8480]
+; v1274 = mem256[w + 7904]
+%line 2136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm2, [r11 + 7904]
+; v1275 = mem256[w + 8672]
+%line 2137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm3, [r11 + 8672]
+; v1276 = v1273 | v1274
+%line 2138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm4, ymm1, ymm2
-; v1611 = v1606 | v1609
-%line 2286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1277 = v1272 | v1275
+%line 2139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm5, ymm0, ymm3
-; v1612 = v1610 ^ v1611
-%line 2287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1278 = v1276 ^ v1277
+%line 2140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm4, ymm4, ymm5
-; v1613 = v1607 | v1609
-%line 2288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1279 = v1273 | v1275
+%line 2141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm1, ymm1, ymm3
-; v1614 = v1612 ^ v1613
-%line 2289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1280 = v1278 ^ v1279
+%line 2142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm4, ymm1
-; v1615 = v1606 | v1608
-%line 2290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1281 = v1272 | v1274
+%line 2143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm0, ymm0, ymm2
-; v1616 = v1612 ^ v1615
-%line 2291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1282 = v1278 ^ v1281
+%line 2144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm0, ymm4, ymm0
-; mem256[w + 8128] = v1614
-%line 2292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 8128], ymm1
-; mem256[w + 8896] = v1616
-%line 2293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 8896], ymm0
-; v1617 = 0
-%line 2294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; mem256[w + 8128] = v1280
+%line 2145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 8128], ymm1
+; mem256[w + 8896] = v1282
+%line 2146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 8896], ymm0
+; v1283 = 0
+%line 2147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm0, ymm0, ymm0
-; mem256[w + 8160] = v1617
-%line 2295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 8160], ymm0
-; mem256[w + 8192] = v1617
-%line 2296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 8192], ymm0
-; mem256[w + 8928] = v1617
-%line 2297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 8928], ymm0
-; mem256[w + 8960] = v1617
-%line 2298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 8960], ymm0
-; v1618 = mem256[w + 7968]
-%line 2299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm3, [rax + 7968]
-; v1619 = mem256[w + 8736]
-%line 2300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm2, [rax + 8736]
-; v1620 = mem256[w + 8049]
-%line 2301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 8049]
-; v1621 = mem256[w + 8050]
-%line 2302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rax + 8050]
-; 4x v1622 = v1620 >> 5
-%line 2303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; mem256[w + 8160] = v1283
+%line 2148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 8160], ymm0
+; mem256[w + 8192] = v1283
+%line 2149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 8192], ymm0
+; mem256[w + 8928] = v1283
+%line 2150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 8928], ymm0
+; mem256[w + 8960] = v1283
+%line 2151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 8960], ymm0
+; v1284 = mem256[w + 7968]
+%line 2152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm3, [r11 + 7968]
+; v1285 = mem256[w + 8736]
+%line 2153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm2, [r11 + 8736]
+; v1286 = mem256[w + 8049]
+%line 2154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 8049]
+; v1287 = mem256[w + 8050]
+%line 2155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm1, [r11 + 8050]
+; 4x v1288 = v1286 >> 5
+%line 2156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsrlq ymm0, ymm0, 5
-; 4x v1623 = v1621 << 3
-%line 2304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; 4x v1289 = v1287 << 3
+%line 2157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllq ymm1, ymm1, 3
-; v1624 = v1622 | v1623
-%line 2305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1290 = v1288 | v1289
+%line 2158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm5, ymm0, ymm1
-; v1625 = mem256[w + 8817]
-%line 2306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 8817]
-; v1626 = mem256[w + 8818]
-%line 2307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rax + 8818]
-; 4x v1627 = v1625 >> 5
-%line 2308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1291 = mem256[w + 8817]
+%line 2159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 8817]
+; v1292 = mem256[w + 8818]
+%line 2160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm1, [r11 + 8818]
+; 4x v1293 = v1291 >> 5
+%line 2161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsrlq ymm0, ymm0, 5
-; 4x v1628 = v1626 << 3
-%line 2309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; 4x v1294 = v1292 << 3
+%line 2162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllq ymm1, ymm1, 3
-; v1629 = v1627 | v1628
-%line 2310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1295 = v1293 | v1294
+%line 2163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm6, ymm0, ymm1
-; v1630 = mem256[w + 8049]
-%line 2311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 8049]
-; v1631 = mem256[w + 8050]
-%line 2312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rax + 8050]
-; 4x v1632 = v1630 >> 4
-%line 2313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1296 = mem256[w + 8049]
+%line 2164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 8049]
+; v1297 = mem256[w + 8050]
+%line 2165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm1, [r11 + 8050]
+; 4x v1298 = v1296 >> 4
+%line 2166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsrlq ymm0, ymm0, 4
-; 4x v1633 = v1631 << 4
-%line 2314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; 4x v1299 = v1297 << 4
+%line 2167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllq ymm1, ymm1, 4
-; v1634 = v1632 | v1633
-%line 2315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1300 = v1298 | v1299
+%line 2168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm0, ymm0, ymm1
-; v1635 = mem256[w + 8817]
-%line 2316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rax + 8817]
-; v1636 = mem256[w + 8818]
-%line 2317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm4, [rax + 8818]
-; 4x v1637 = v1635 >> 4
-%line 2318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1301 = mem256[w + 8817]
+%line 2169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm1, [r11 + 8817]
+; v1302 = mem256[w + 8818]
+%line 2170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm4, [r11 + 8818]
+; 4x v1303 = v1301 >> 4
+%line 2171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsrlq ymm1, ymm1, 4
-; 4x v1638 = v1636 << 4
-%line 2319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; 4x v1304 = v1302 << 4
+%line 2172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsllq ymm4, ymm4, 4
-; v1639 = v1637 | v1638
-%line 2320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1305 = v1303 | v1304
+%line 2173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm1, ymm1, ymm4
-; v1640 = v1634 & mem256[FOLD0]
-%line 2321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1306 = v1300 & mem256[FOLD0]
+%line 2174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm7, ymm0, [rel FOLD0]
-; v1641 = v1639 & mem256[FOLD0]
-%line 2322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1307 = v1305 & mem256[FOLD0]
+%line 2175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpand ymm0, ymm1, [rel FOLD0]
-; v1642 = v1619 | v1624
-%line 2323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1308 = v1285 | v1290
+%line 2176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm1, ymm2, ymm5
-; v1643 = v1618 | v1629
-%line 2324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1309 = v1284 | v1295
+%line 2177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm4, ymm3, ymm6
-; v1644 = v1642 ^ v1643
-%line 2325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1310 = v1308 ^ v1309
+%line 2178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm1, ymm1, ymm4
-; v1645 = v1619 | v1629
-%line 2326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1311 = v1285 | v1295
+%line 2179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm2, ymm2, ymm6
-; v1646 = v1644 ^ v1645
-%line 2327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1312 = v1310 ^ v1311
+%line 2180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpxor ymm2, ymm1, ymm2
-; v1647 = v1618 | v1624
-%line 2328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+; v1313 = v1284 | v1290
+%line 2181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpor ymm3, ymm3, ymm5
-; v1648 = v1644 ^ v1647
+; v1314 = v1310 ^ v1313
+%line 2182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm3
+; v1315 = v1306 | v1314
+%line 2183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm3, ymm7, ymm1
+; v1316 = v1307 | v1312
+%line 2184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm4, ymm0, ymm2
+; v1317 = v1315 ^ v1316
+%line 2185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm3, ymm3, ymm4
+; v1318 = v1307 | v1314
+%line 2186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm0, ymm1
+; v1319 = v1317 ^ v1318
+%line 2187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm3, ymm0
+; v1320 = v1306 | v1312
+%line 2188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm7, ymm2
+; v1321 = v1317 ^ v1320
+%line 2189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm3, ymm1
+; mem256[w + 8224] = v1319
+%line 2190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 8224], ymm0
+; mem256[w + 8992] = v1321
+%line 2191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 8992], ymm1
+; v1322 = mem256[w + 8000]
+%line 2192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm3, [r11 + 8000]
+; v1323 = mem256[w + 8768]
+%line 2193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm2, [r11 + 8768]
+; v1324 = mem256[w + 8081]
+%line 2194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 8081]
+; v1325 = mem256[w + 8082]
+%line 2195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm1, [r11 + 8082]
+; 4x v1326 = v1324 >> 5
+%line 2196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrlq ymm0, ymm0, 5
+; 4x v1327 = v1325 << 3
+%line 2197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsllq ymm1, ymm1, 3
+; v1328 = v1326 | v1327
+%line 2198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm4, ymm0, ymm1
+; v1329 = mem256[w + 8849]
+%line 2199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 8849]
+; v1330 = mem256[w + 8850]
+%line 2200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm1, [r11 + 8850]
+; 4x v1331 = v1329 >> 5
+%line 2201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrlq ymm0, ymm0, 5
+; 4x v1332 = v1330 << 3
+%line 2202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsllq ymm1, ymm1, 3
+; v1333 = v1331 | v1332
+%line 2203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm6, ymm0, ymm1
+; v1334 = mem256[w + 8081]
+%line 2204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 8081]
+; v1335 = mem256[w + 8082]
+%line 2205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm1, [r11 + 8082]
+; 4x v1336 = v1334 >> 4
+%line 2206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrlq ymm0, ymm0, 4
+; 4x v1337 = v1335 << 4
+%line 2207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsllq ymm1, ymm1, 4
+; v1338 = v1336 | v1337
+%line 2208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm7, ymm0, ymm1
+; v1339 = mem256[w + 8849]
+%line 2209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 8849]
+; v1340 = mem256[w + 8850]
+%line 2210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm1, [r11 + 8850]
+; 4x v1341 = v1339 >> 4
+%line 2211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrlq ymm0, ymm0, 4
+; 4x v1342 = v1340 << 4
+%line 2212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsllq ymm1, ymm1, 4
+; v1343 = v1341 | v1342
+%line 2213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm0, ymm1
+; v1344 = v1323 | v1328
+%line 2214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm2, ymm4
+; v1345 = v1322 | v1333
+%line 2215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm5, ymm3, ymm6
+; v1346 = v1344 ^ v1345
+%line 2216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm5
+; v1347 = v1323 | v1333
+%line 2217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm2, ymm6
+; v1348 = v1346 ^ v1347
+%line 2218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm1, ymm2
+; v1349 = v1322 | v1328
+%line 2219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm3, ymm3, ymm4
+; v1350 = v1346 ^ v1349
+%line 2220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm3
+; v1351 = v1338 | v1350
+%line 2221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm3, ymm7, ymm1
+; v1352 = v1343 | v1348
+%line 2222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm4, ymm0, ymm2
+; v1353 = v1351 ^ v1352
+%line 2223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm3, ymm3, ymm4
+; v1354 = v1343 | v1350
+%line 2224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm0, ymm1
+; v1355 = v1353 ^ v1354
+%line 2225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm3, ymm0
+; v1356 = v1338 | v1348
+%line 2226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm7, ymm2
+; v1357 = v1353 ^ v1356
+%line 2227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm3, ymm1
+; mem256[w + 8256] = v1355
+%line 2228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 8256], ymm0
+; mem256[w + 9024] = v1357
+%line 2229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 9024], ymm1
+; v1358 = mem256[w + 8032]
+%line 2230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm3, [r11 + 8032]
+; v1359 = mem256[w + 8800]
+%line 2231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm2, [r11 + 8800]
+; v1360 = mem256[w + 8113]
+%line 2232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 8113]
+; v1361 = mem256[w + 8114]
+%line 2233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm1, [r11 + 8114]
+; 4x v1362 = v1360 >> 5
+%line 2234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrlq ymm0, ymm0, 5
+; 4x v1363 = v1361 << 3
+%line 2235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsllq ymm1, ymm1, 3
+; v1364 = v1362 | v1363
+%line 2236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm4, ymm0, ymm1
+; v1365 = mem256[w + 8881]
+%line 2237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 8881]
+; v1366 = mem256[w + 8882]
+%line 2238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm1, [r11 + 8882]
+; 4x v1367 = v1365 >> 5
+%line 2239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrlq ymm0, ymm0, 5
+; 4x v1368 = v1366 << 3
+%line 2240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsllq ymm1, ymm1, 3
+; v1369 = v1367 | v1368
+%line 2241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm6, ymm0, ymm1
+; v1370 = mem256[w + 8113]
+%line 2242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 8113]
+; v1371 = mem256[w + 8114]
+%line 2243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm1, [r11 + 8114]
+; 4x v1372 = v1370 >> 4
+%line 2244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrlq ymm0, ymm0, 4
+; 4x v1373 = v1371 << 4
+%line 2245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsllq ymm1, ymm1, 4
+; v1374 = v1372 | v1373
+%line 2246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm7, ymm0, ymm1
+; v1375 = mem256[w + 8881]
+%line 2247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 8881]
+; v1376 = mem256[w + 8882]
+%line 2248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm1, [r11 + 8882]
+; 4x v1377 = v1375 >> 4
+%line 2249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsrlq ymm0, ymm0, 4
+; 4x v1378 = v1376 << 4
+%line 2250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsllq ymm1, ymm1, 4
+; v1379 = v1377 | v1378
+%line 2251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm0, ymm1
+; v1380 = v1359 | v1364
+%line 2252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm2, ymm4
+; v1381 = v1358 | v1369
+%line 2253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm5, ymm3, ymm6
+; v1382 = v1380 ^ v1381
+%line 2254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm5
+; v1383 = v1359 | v1369
+%line 2255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm2, ymm2, ymm6
+; v1384 = v1382 ^ v1383
+%line 2256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm2, ymm1, ymm2
+; v1385 = v1358 | v1364
+%line 2257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm3, ymm3, ymm4
+; v1386 = v1382 ^ v1385
+%line 2258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm1, ymm3
+; v1387 = v1374 | v1386
+%line 2259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm3, ymm7, ymm1
+; v1388 = v1379 | v1384
+%line 2260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm4, ymm0, ymm2
+; v1389 = v1387 ^ v1388
+%line 2261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm3, ymm3, ymm4
+; v1390 = v1379 | v1386
+%line 2262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm0, ymm0, ymm1
+; v1391 = v1389 ^ v1390
+%line 2263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm0, ymm3, ymm0
+; v1392 = v1374 | v1384
+%line 2264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpor ymm1, ymm7, ymm2
+; v1393 = v1389 ^ v1392
+%line 2265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpxor ymm1, ymm3, ymm1
+; mem256[w + 8288] = v1391
+%line 2266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 8288], ymm0
+; mem256[w + 9056] = v1393
+%line 2267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 9056], ymm1
+; 8x v1394 = mem32[w + 8224]
+%line 2268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpbroadcastd ymm0, [r11 + 8224]
+; v1395 = shufbytes(v1394, mem256[BYTESEL])
+%line 2269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpshufb ymm0, ymm0, [rel BYTESEL]
+; v1396 = v1395 & mem256[BYTEBIT]
+%line 2270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel BYTEBIT]
+; v1397 = cmpeq8(v1396, mem256[BYTEBIT])
+%line 2271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
+; 8x v1398 = mem32[w + 8992]
+%line 2272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpbroadcastd ymm1, [r11 + 8992]
+; v1399 = shufbytes(v1398, mem256[BYTESEL])
+%line 2273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpshufb ymm1, ymm1, [rel BYTESEL]
+; v1400 = v1399 & mem256[BYTEBIT]
+%line 2274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, [rel BYTEBIT]
+; v1401 = cmpeq8(v1400, mem256[BYTEBIT])
+%line 2275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
+; 32x v1402 = v1397 - v1401
+%line 2276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsubb ymm0, ymm0, ymm1
+; mem256[w + 9088] = v1402
+%line 2277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 9088], ymm0
+; 8x v1403 = mem32[w + 8228]
+%line 2278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpbroadcastd ymm0, [r11 + 8228]
+; v1404 = shufbytes(v1403, mem256[BYTESEL])
+%line 2279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpshufb ymm0, ymm0, [rel BYTESEL]
+; v1405 = v1404 & mem256[BYTEBIT]
+%line 2280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel BYTEBIT]
+; v1406 = cmpeq8(v1405, mem256[BYTEBIT])
+%line 2281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
+; 8x v1407 = mem32[w + 8996]
+%line 2282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpbroadcastd ymm1, [r11 + 8996]
+; v1408 = shufbytes(v1407, mem256[BYTESEL])
+%line 2283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpshufb ymm1, ymm1, [rel BYTESEL]
+; v1409 = v1408 & mem256[BYTEBIT]
+%line 2284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, [rel BYTEBIT]
+; v1410 = cmpeq8(v1409, mem256[BYTEBIT])
+%line 2285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
+; 32x v1411 = v1406 - v1410
+%line 2286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsubb ymm0, ymm0, ymm1
+; mem256[w + 9120] = v1411
+%line 2287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 9120], ymm0
+; 8x v1412 = mem32[w + 8232]
+%line 2288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpbroadcastd ymm0, [r11 + 8232]
+; v1413 = shufbytes(v1412, mem256[BYTESEL])
+%line 2289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpshufb ymm0, ymm0, [rel BYTESEL]
+; v1414 = v1413 & mem256[BYTEBIT]
+%line 2290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel BYTEBIT]
+; v1415 = cmpeq8(v1414, mem256[BYTEBIT])
+%line 2291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
+; 8x v1416 = mem32[w + 9000]
+%line 2292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpbroadcastd ymm1, [r11 + 9000]
+; v1417 = shufbytes(v1416, mem256[BYTESEL])
+%line 2293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpshufb ymm1, ymm1, [rel BYTESEL]
+; v1418 = v1417 & mem256[BYTEBIT]
+%line 2294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, [rel BYTEBIT]
+; v1419 = cmpeq8(v1418, mem256[BYTEBIT])
+%line 2295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
+; 32x v1420 = v1415 - v1419
+%line 2296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsubb ymm0, ymm0, ymm1
+; mem256[w + 9152] = v1420
+%line 2297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 9152], ymm0
+; 8x v1421 = mem32[w + 8236]
+%line 2298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpbroadcastd ymm0, [r11 + 8236]
+; v1422 = shufbytes(v1421, mem256[BYTESEL])
+%line 2299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpshufb ymm0, ymm0, [rel BYTESEL]
+; v1423 = v1422 & mem256[BYTEBIT]
+%line 2300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel BYTEBIT]
+; v1424 = cmpeq8(v1423, mem256[BYTEBIT])
+%line 2301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
+; 8x v1425 = mem32[w + 9004]
+%line 2302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpbroadcastd ymm1, [r11 + 9004]
+; v1426 = shufbytes(v1425, mem256[BYTESEL])
+%line 2303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpshufb ymm1, ymm1, [rel BYTESEL]
+; v1427 = v1426 & mem256[BYTEBIT]
+%line 2304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, [rel BYTEBIT]
+; v1428 = cmpeq8(v1427, mem256[BYTEBIT])
+%line 2305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
+; 32x v1429 = v1424 - v1428
+%line 2306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsubb ymm0, ymm0, ymm1
+; mem256[w + 9184] = v1429
+%line 2307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 9184], ymm0
+; 8x v1430 = mem32[w + 8240]
+%line 2308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpbroadcastd ymm0, [r11 + 8240]
+; v1431 = shufbytes(v1430, mem256[BYTESEL])
+%line 2309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpshufb ymm0, ymm0, [rel BYTESEL]
+; v1432 = v1431 & mem256[BYTEBIT]
+%line 2310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel BYTEBIT]
+; v1433 = cmpeq8(v1432, mem256[BYTEBIT])
+%line 2311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
+; 8x v1434 = mem32[w + 9008]
+%line 2312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpbroadcastd ymm1, [r11 + 9008]
+; v1435 = shufbytes(v1434, mem256[BYTESEL])
+%line 2313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpshufb ymm1, ymm1, [rel BYTESEL]
+; v1436 = v1435 & mem256[BYTEBIT]
+%line 2314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, [rel BYTEBIT]
+; v1437 = cmpeq8(v1436, mem256[BYTEBIT])
+%line 2315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
+; 32x v1438 = v1433 - v1437
+%line 2316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsubb ymm0, ymm0, ymm1
+; mem256[w + 9216] = v1438
+%line 2317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 9216], ymm0
+; 8x v1439 = mem32[w + 8244]
+%line 2318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpbroadcastd ymm0, [r11 + 8244]
+; v1440 = shufbytes(v1439, mem256[BYTESEL])
+%line 2319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpshufb ymm0, ymm0, [rel BYTESEL]
+; v1441 = v1440 & mem256[BYTEBIT]
+%line 2320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm0, ymm0, [rel BYTEBIT]
+; v1442 = cmpeq8(v1441, mem256[BYTEBIT])
+%line 2321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
+; 8x v1443 = mem32[w + 9012]
+%line 2322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpbroadcastd ymm1, [r11 + 9012]
+; v1444 = shufbytes(v1443, mem256[BYTESEL])
+%line 2323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpshufb ymm1, ymm1, [rel BYTESEL]
+; v1445 = v1444 & mem256[BYTEBIT]
+%line 2324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpand ymm1, ymm1, [rel BYTEBIT]
+; v1446 = cmpeq8(v1445, mem256[BYTEBIT])
+%line 2325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
+; 32x v1447 = v1442 - v1446
+%line 2326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpsubb ymm0, ymm0, ymm1
+; mem256[w + 9248] = v1447
+%line 2327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu [r11 + 9248], ymm0
+; 8x v1448 = mem32[w + 8248]
+%line 2328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vpbroadcastd ymm0, [r11 + 8248]
+; v1449 = shufbytes(v1448, mem256[BYTESEL])
 %line 2329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm3
-; v1649 = v1640 | v1648
+	vpshufb ymm0, ymm0, [rel BYTESEL]
+; v1450 = v1449 & mem256[BYTEBIT]
 %line 2330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm3, ymm7, ymm1
-; v1650 = v1641 | v1646
+	vpand ymm0, ymm0, [rel BYTEBIT]
+; v1451 = cmpeq8(v1450, mem256[BYTEBIT])
 %line 2331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm4, ymm0, ymm2
-; v1651 = v1649 ^ v1650
+	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
+; 8x v1452 = mem32[w + 9016]
 %line 2332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm3, ymm3, ymm4
-; v1652 = v1641 | v1648
+	vpbroadcastd ymm1, [r11 + 9016]
+; v1453 = shufbytes(v1452, mem256[BYTESEL])
 %line 2333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm0, ymm1
-; v1653 = v1651 ^ v1652
+	vpshufb ymm1, ymm1, [rel BYTESEL]
+; v1454 = v1453 & mem256[BYTEBIT]
 %line 2334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm3, ymm0
-; v1654 = v1640 | v1646
+	vpand ymm1, ymm1, [rel BYTEBIT]
+; v1455 = cmpeq8(v1454, mem256[BYTEBIT])
 %line 2335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm7, ymm2
-; v1655 = v1651 ^ v1654
+	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
+; 32x v1456 = v1451 - v1455
 %line 2336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm3, ymm1
-; mem256[w + 8224] = v1653
+	vpsubb ymm0, ymm0, ymm1
+; mem256[w + 9280] = v1456
 %line 2337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 8224], ymm0
-; mem256[w + 8992] = v1655
+	vmovdqu [r11 + 9280], ymm0
+; 8x v1457 = mem32[w + 8252]
 %line 2338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 8992], ymm1
-; v1656 = mem256[w + 8000]
+	vpbroadcastd ymm0, [r11 + 8252]
+; v1458 = shufbytes(v1457, mem256[BYTESEL])
 %line 2339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm3, [rax + 8000]
-; v1657 = mem256[w + 8768]
+	vpshufb ymm0, ymm0, [rel BYTESEL]
+; v1459 = v1458 & mem256[BYTEBIT]
 %line 2340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm2, [rax + 8768]
-; v1658 = mem256[w + 8081]
+	vpand ymm0, ymm0, [rel BYTEBIT]
+; v1460 = cmpeq8(v1459, mem256[BYTEBIT])
 %line 2341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 8081]
-; v1659 = mem256[w + 8082]
+	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
+; 8x v1461 = mem32[w + 9020]
 %line 2342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rax + 8082]
-; 4x v1660 = v1658 >> 5
+	vpbroadcastd ymm1, [r11 + 9020]
+; v1462 = shufbytes(v1461, mem256[BYTESEL])
 %line 2343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrlq ymm0, ymm0, 5
-; 4x v1661 = v1659 << 3
+	vpshufb ymm1, ymm1, [rel BYTESEL]
+; v1463 = v1462 & mem256[BYTEBIT]
 %line 2344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsllq ymm1, ymm1, 3
-; v1662 = v1660 | v1661
+	vpand ymm1, ymm1, [rel BYTEBIT]
+; v1464 = cmpeq8(v1463, mem256[BYTEBIT])
 %line 2345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm4, ymm0, ymm1
-; v1663 = mem256[w + 8849]
+	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
+; 32x v1465 = v1460 - v1464
 %line 2346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 8849]
-; v1664 = mem256[w + 8850]
+	vpsubb ymm0, ymm0, ymm1
+; mem256[w + 9312] = v1465
 %line 2347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rax + 8850]
-; 4x v1665 = v1663 >> 5
+	vmovdqu [r11 + 9312], ymm0
+; 8x v1466 = mem32[w + 8256]
 %line 2348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrlq ymm0, ymm0, 5
-; 4x v1666 = v1664 << 3
+	vpbroadcastd ymm0, [r11 + 8256]
+; v1467 = shufbytes(v1466, mem256[BYTESEL])
 %line 2349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsllq ymm1, ymm1, 3
-; v1667 = v1665 | v1666
+	vpshufb ymm0, ymm0, [rel BYTESEL]
+; v1468 = v1467 & mem256[BYTEBIT]
 %line 2350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm6, ymm0, ymm1
-; v1668 = mem256[w + 8081]
+	vpand ymm0, ymm0, [rel BYTEBIT]
+; v1469 = cmpeq8(v1468, mem256[BYTEBIT])
 %line 2351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 8081]
-; v1669 = mem256[w + 8082]
+	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
+; 8x v1470 = mem32[w + 9024]
 %line 2352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rax + 8082]
-; 4x v1670 = v1668 >> 4
+	vpbroadcastd ymm1, [r11 + 9024]
+; v1471 = shufbytes(v1470, mem256[BYTESEL])
 %line 2353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrlq ymm0, ymm0, 4
-; 4x v1671 = v1669 << 4
+	vpshufb ymm1, ymm1, [rel BYTESEL]
+; v1472 = v1471 & mem256[BYTEBIT]
 %line 2354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsllq ymm1, ymm1, 4
-; v1672 = v1670 | v1671
+	vpand ymm1, ymm1, [rel BYTEBIT]
+; v1473 = cmpeq8(v1472, mem256[BYTEBIT])
 %line 2355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm7, ymm0, ymm1
-; v1673 = mem256[w + 8849]
+	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
+; 32x v1474 = v1469 - v1473
 %line 2356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 8849]
-; v1674 = mem256[w + 8850]
+	vpsubb ymm0, ymm0, ymm1
+; mem256[w + 9344] = v1474
 %line 2357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rax + 8850]
-; 4x v1675 = v1673 >> 4
+	vmovdqu [r11 + 9344], ymm0
+; 8x v1475 = mem32[w + 8260]
 %line 2358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrlq ymm0, ymm0, 4
-; 4x v1676 = v1674 << 4
+	vpbroadcastd ymm0, [r11 + 8260]
+; v1476 = shufbytes(v1475, mem256[BYTESEL])
 %line 2359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsllq ymm1, ymm1, 4
-; v1677 = v1675 | v1676
+	vpshufb ymm0, ymm0, [rel BYTESEL]
+; v1477 = v1476 & mem256[BYTEBIT]
 %line 2360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm0, ymm1
-; v1678 = v1657 | v1662
+	vpand ymm0, ymm0, [rel BYTEBIT]
+; v1478 = cmpeq8(v1477, mem256[BYTEBIT])
 %line 2361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm2, ymm4
-; v1679 = v1656 | v1667
+	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
+; 8x v1479 = mem32[w + 9028]
 %line 2362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm5, ymm3, ymm6
-; v1680 = v1678 ^ v1679
+	vpbroadcastd ymm1, [r11 + 9028]
+; v1480 = shufbytes(v1479, mem256[BYTESEL])
 %line 2363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm5
-; v1681 = v1657 | v1667
+	vpshufb ymm1, ymm1, [rel BYTESEL]
+; v1481 = v1480 & mem256[BYTEBIT]
 %line 2364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm2, ymm6
-; v1682 = v1680 ^ v1681
+	vpand ymm1, ymm1, [rel BYTEBIT]
+; v1482 = cmpeq8(v1481, mem256[BYTEBIT])
 %line 2365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm2, ymm1, ymm2
-; v1683 = v1656 | v1662
+	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
+; 32x v1483 = v1478 - v1482
 %line 2366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm3, ymm3, ymm4
-; v1684 = v1680 ^ v1683
+	vpsubb ymm0, ymm0, ymm1
+; mem256[w + 9376] = v1483
 %line 2367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm3
-; v1685 = v1672 | v1684
+	vmovdqu [r11 + 9376], ymm0
+; 8x v1484 = mem32[w + 8264]
 %line 2368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm3, ymm7, ymm1
-; v1686 = v1677 | v1682
+	vpbroadcastd ymm0, [r11 + 8264]
+; v1485 = shufbytes(v1484, mem256[BYTESEL])
 %line 2369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm4, ymm0, ymm2
-; v1687 = v1685 ^ v1686
+	vpshufb ymm0, ymm0, [rel BYTESEL]
+; v1486 = v1485 & mem256[BYTEBIT]
 %line 2370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm3, ymm3, ymm4
-; v1688 = v1677 | v1684
+	vpand ymm0, ymm0, [rel BYTEBIT]
+; v1487 = cmpeq8(v1486, mem256[BYTEBIT])
 %line 2371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm0, ymm1
-; v1689 = v1687 ^ v1688
+	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
+; 8x v1488 = mem32[w + 9032]
 %line 2372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm3, ymm0
-; v1690 = v1672 | v1682
+	vpbroadcastd ymm1, [r11 + 9032]
+; v1489 = shufbytes(v1488, mem256[BYTESEL])
 %line 2373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm7, ymm2
-; v1691 = v1687 ^ v1690
+	vpshufb ymm1, ymm1, [rel BYTESEL]
+; v1490 = v1489 & mem256[BYTEBIT]
 %line 2374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm3, ymm1
-; mem256[w + 8256] = v1689
+	vpand ymm1, ymm1, [rel BYTEBIT]
+; v1491 = cmpeq8(v1490, mem256[BYTEBIT])
 %line 2375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 8256], ymm0
-; mem256[w + 9024] = v1691
+	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
+; 32x v1492 = v1487 - v1491
 %line 2376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 9024], ymm1
-; v1692 = mem256[w + 8032]
+	vpsubb ymm0, ymm0, ymm1
+; mem256[w + 9408] = v1492
 %line 2377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm3, [rax + 8032]
-; v1693 = mem256[w + 8800]
+	vmovdqu [r11 + 9408], ymm0
+; 8x v1493 = mem32[w + 8268]
 %line 2378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm2, [rax + 8800]
-; v1694 = mem256[w + 8113]
+	vpbroadcastd ymm0, [r11 + 8268]
+; v1494 = shufbytes(v1493, mem256[BYTESEL])
 %line 2379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 8113]
-; v1695 = mem256[w + 8114]
+	vpshufb ymm0, ymm0, [rel BYTESEL]
+; v1495 = v1494 & mem256[BYTEBIT]
 %line 2380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rax + 8114]
-; 4x v1696 = v1694 >> 5
+	vpand ymm0, ymm0, [rel BYTEBIT]
+; v1496 = cmpeq8(v1495, mem256[BYTEBIT])
 %line 2381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrlq ymm0, ymm0, 5
-; 4x v1697 = v1695 << 3
+	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
+; 8x v1497 = mem32[w + 9036]
 %line 2382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsllq ymm1, ymm1, 3
-; v1698 = v1696 | v1697
+	vpbroadcastd ymm1, [r11 + 9036]
+; v1498 = shufbytes(v1497, mem256[BYTESEL])
 %line 2383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm4, ymm0, ymm1
-; v1699 = mem256[w + 8881]
+	vpshufb ymm1, ymm1, [rel BYTESEL]
+; v1499 = v1498 & mem256[BYTEBIT]
 %line 2384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 8881]
-; v1700 = mem256[w + 8882]
+	vpand ymm1, ymm1, [rel BYTEBIT]
+; v1500 = cmpeq8(v1499, mem256[BYTEBIT])
 %line 2385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rax + 8882]
-; 4x v1701 = v1699 >> 5
+	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
+; 32x v1501 = v1496 - v1500
 %line 2386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrlq ymm0, ymm0, 5
-; 4x v1702 = v1700 << 3
+	vpsubb ymm0, ymm0, ymm1
+; mem256[w + 9440] = v1501
 %line 2387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsllq ymm1, ymm1, 3
-; v1703 = v1701 | v1702
+	vmovdqu [r11 + 9440], ymm0
+; 8x v1502 = mem32[w + 8272]
 %line 2388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm6, ymm0, ymm1
-; v1704 = mem256[w + 8113]
+	vpbroadcastd ymm0, [r11 + 8272]
+; v1503 = shufbytes(v1502, mem256[BYTESEL])
 %line 2389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 8113]
-; v1705 = mem256[w + 8114]
+	vpshufb ymm0, ymm0, [rel BYTESEL]
+; v1504 = v1503 & mem256[BYTEBIT]
 %line 2390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rax + 8114]
-; 4x v1706 = v1704 >> 4
+	vpand ymm0, ymm0, [rel BYTEBIT]
+; v1505 = cmpeq8(v1504, mem256[BYTEBIT])
 %line 2391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrlq ymm0, ymm0, 4
-; 4x v1707 = v1705 << 4
+	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
+; 8x v1506 = mem32[w + 9040]
 %line 2392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsllq ymm1, ymm1, 4
-; v1708 = v1706 | v1707
+	vpbroadcastd ymm1, [r11 + 9040]
+; v1507 = shufbytes(v1506, mem256[BYTESEL])
 %line 2393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm7, ymm0, ymm1
-; v1709 = mem256[w + 8881]
+	vpshufb ymm1, ymm1, [rel BYTESEL]
+; v1508 = v1507 & mem256[BYTEBIT]
 %line 2394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 8881]
-; v1710 = mem256[w + 8882]
+	vpand ymm1, ymm1, [rel BYTEBIT]
+; v1509 = cmpeq8(v1508, mem256[BYTEBIT])
 %line 2395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm1, [rax + 8882]
-; 4x v1711 = v1709 >> 4
+	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
+; 32x v1510 = v1505 - v1509
 %line 2396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsrlq ymm0, ymm0, 4
-; 4x v1712 = v1710 << 4
+	vpsubb ymm0, ymm0, ymm1
+; mem256[w + 9472] = v1510
 %line 2397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsllq ymm1, ymm1, 4
-; v1713 = v1711 | v1712
+	vmovdqu [r11 + 9472], ymm0
+; 8x v1511 = mem32[w + 8276]
 %line 2398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm0, ymm1
-; v1714 = v1693 | v1698
+	vpbroadcastd ymm0, [r11 + 8276]
+; v1512 = shufbytes(v1511, mem256[BYTESEL])
 %line 2399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm2, ymm4
-; v1715 = v1692 | v1703
+	vpshufb ymm0, ymm0, [rel BYTESEL]
+; v1513 = v1512 & mem256[BYTEBIT]
 %line 2400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm5, ymm3, ymm6
-; v1716 = v1714 ^ v1715
+	vpand ymm0, ymm0, [rel BYTEBIT]
+; v1514 = cmpeq8(v1513, mem256[BYTEBIT])
 %line 2401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm5
-; v1717 = v1693 | v1703
+	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
+; 8x v1515 = mem32[w + 9044]
 %line 2402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm2, ymm2, ymm6
-; v1718 = v1716 ^ v1717
+	vpbroadcastd ymm1, [r11 + 9044]
+; v1516 = shufbytes(v1515, mem256[BYTESEL])
 %line 2403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm2, ymm1, ymm2
-; v1719 = v1692 | v1698
+	vpshufb ymm1, ymm1, [rel BYTESEL]
+; v1517 = v1516 & mem256[BYTEBIT]
 %line 2404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm3, ymm3, ymm4
-; v1720 = v1716 ^ v1719
+	vpand ymm1, ymm1, [rel BYTEBIT]
+; v1518 = cmpeq8(v1517, mem256[BYTEBIT])
 %line 2405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm1, ymm3
-; v1721 = v1708 | v1720
+	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
+; 32x v1519 = v1514 - v1518
 %line 2406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm3, ymm7, ymm1
-; v1722 = v1713 | v1718
+	vpsubb ymm0, ymm0, ymm1
+; mem256[w + 9504] = v1519
 %line 2407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm4, ymm0, ymm2
-; v1723 = v1721 ^ v1722
+	vmovdqu [r11 + 9504], ymm0
+; 8x v1520 = mem32[w + 8280]
 %line 2408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm3, ymm3, ymm4
-; v1724 = v1713 | v1720
+	vpbroadcastd ymm0, [r11 + 8280]
+; v1521 = shufbytes(v1520, mem256[BYTESEL])
 %line 2409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm0, ymm0, ymm1
-; v1725 = v1723 ^ v1724
+	vpshufb ymm0, ymm0, [rel BYTESEL]
+; v1522 = v1521 & mem256[BYTEBIT]
 %line 2410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm0, ymm3, ymm0
-; v1726 = v1708 | v1718
+	vpand ymm0, ymm0, [rel BYTEBIT]
+; v1523 = cmpeq8(v1522, mem256[BYTEBIT])
 %line 2411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpor ymm1, ymm7, ymm2
-; v1727 = v1723 ^ v1726
+	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
+; 8x v1524 = mem32[w + 9048]
 %line 2412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpxor ymm1, ymm3, ymm1
-; mem256[w + 8288] = v1725
+	vpbroadcastd ymm1, [r11 + 9048]
+; v1525 = shufbytes(v1524, mem256[BYTESEL])
 %line 2413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 8288], ymm0
-; mem256[w + 9056] = v1727
+	vpshufb ymm1, ymm1, [rel BYTESEL]
+; v1526 = v1525 & mem256[BYTEBIT]
 %line 2414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 9056], ymm1
-; 8x v1728 = mem32[w + 8224]
+	vpand ymm1, ymm1, [rel BYTEBIT]
+; v1527 = cmpeq8(v1526, mem256[BYTEBIT])
 %line 2415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm0, [rax + 8224]
-; v1729 = shufbytes(v1728, mem256[BYTESEL])
+	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
+; 32x v1528 = v1523 - v1527
 %line 2416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1730 = v1729 & mem256[BYTEBIT]
+	vpsubb ymm0, ymm0, ymm1
+; mem256[w + 9536] = v1528
 %line 2417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1731 = cmpeq8(v1730, mem256[BYTEBIT])
+	vmovdqu [r11 + 9536], ymm0
+; 8x v1529 = mem32[w + 8284]
 %line 2418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1732 = mem32[w + 8992]
+	vpbroadcastd ymm0, [r11 + 8284]
+; v1530 = shufbytes(v1529, mem256[BYTESEL])
 %line 2419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm1, [rax + 8992]
-; v1733 = shufbytes(v1732, mem256[BYTESEL])
+	vpshufb ymm0, ymm0, [rel BYTESEL]
+; v1531 = v1530 & mem256[BYTEBIT]
 %line 2420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1734 = v1733 & mem256[BYTEBIT]
+	vpand ymm0, ymm0, [rel BYTEBIT]
+; v1532 = cmpeq8(v1531, mem256[BYTEBIT])
 %line 2421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1735 = cmpeq8(v1734, mem256[BYTEBIT])
+	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
+; 8x v1533 = mem32[w + 9052]
 %line 2422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1736 = v1731 - v1735
+	vpbroadcastd ymm1, [r11 + 9052]
+; v1534 = shufbytes(v1533, mem256[BYTESEL])
 %line 2423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 9088] = v1736
+	vpshufb ymm1, ymm1, [rel BYTESEL]
+; v1535 = v1534 & mem256[BYTEBIT]
 %line 2424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 9088], ymm0
-; 8x v1737 = mem32[w + 8228]
+	vpand ymm1, ymm1, [rel BYTEBIT]
+; v1536 = cmpeq8(v1535, mem256[BYTEBIT])
 %line 2425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm0, [rax + 8228]
-; v1738 = shufbytes(v1737, mem256[BYTESEL])
+	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
+; 32x v1537 = v1532 - v1536
 %line 2426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1739 = v1738 & mem256[BYTEBIT]
+	vpsubb ymm0, ymm0, ymm1
+; mem256[w + 9568] = v1537
 %line 2427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1740 = cmpeq8(v1739, mem256[BYTEBIT])
+	vmovdqu [r11 + 9568], ymm0
+; 8x v1538 = mem32[w + 8288]
 %line 2428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1741 = mem32[w + 8996]
+	vpbroadcastd ymm0, [r11 + 8288]
+; v1539 = shufbytes(v1538, mem256[BYTESEL])
 %line 2429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm1, [rax + 8996]
-; v1742 = shufbytes(v1741, mem256[BYTESEL])
+	vpshufb ymm0, ymm0, [rel BYTESEL]
+; v1540 = v1539 & mem256[BYTEBIT]
 %line 2430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1743 = v1742 & mem256[BYTEBIT]
+	vpand ymm0, ymm0, [rel BYTEBIT]
+; v1541 = cmpeq8(v1540, mem256[BYTEBIT])
 %line 2431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1744 = cmpeq8(v1743, mem256[BYTEBIT])
+	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
+; 8x v1542 = mem32[w + 9056]
 %line 2432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1745 = v1740 - v1744
+	vpbroadcastd ymm1, [r11 + 9056]
+; v1543 = shufbytes(v1542, mem256[BYTESEL])
 %line 2433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 9120] = v1745
+	vpshufb ymm1, ymm1, [rel BYTESEL]
+; v1544 = v1543 & mem256[BYTEBIT]
 %line 2434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 9120], ymm0
-; 8x v1746 = mem32[w + 8232]
+	vpand ymm1, ymm1, [rel BYTEBIT]
+; v1545 = cmpeq8(v1544, mem256[BYTEBIT])
 %line 2435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm0, [rax + 8232]
-; v1747 = shufbytes(v1746, mem256[BYTESEL])
+	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
+; 32x v1546 = v1541 - v1545
 %line 2436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1748 = v1747 & mem256[BYTEBIT]
+	vpsubb ymm0, ymm0, ymm1
+; mem256[w + 9600] = v1546
 %line 2437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1749 = cmpeq8(v1748, mem256[BYTEBIT])
+	vmovdqu [r11 + 9600], ymm0
+; 8x v1547 = mem32[w + 8292]
 %line 2438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1750 = mem32[w + 9000]
+	vpbroadcastd ymm0, [r11 + 8292]
+; v1548 = shufbytes(v1547, mem256[BYTESEL])
 %line 2439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm1, [rax + 9000]
-; v1751 = shufbytes(v1750, mem256[BYTESEL])
+	vpshufb ymm0, ymm0, [rel BYTESEL]
+; v1549 = v1548 & mem256[BYTEBIT]
 %line 2440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1752 = v1751 & mem256[BYTEBIT]
+	vpand ymm0, ymm0, [rel BYTEBIT]
+; v1550 = cmpeq8(v1549, mem256[BYTEBIT])
 %line 2441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1753 = cmpeq8(v1752, mem256[BYTEBIT])
+	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
+; 8x v1551 = mem32[w + 9060]
 %line 2442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1754 = v1749 - v1753
+	vpbroadcastd ymm1, [r11 + 9060]
+; v1552 = shufbytes(v1551, mem256[BYTESEL])
 %line 2443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 9152] = v1754
+	vpshufb ymm1, ymm1, [rel BYTESEL]
+; v1553 = v1552 & mem256[BYTEBIT]
 %line 2444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 9152], ymm0
-; 8x v1755 = mem32[w + 8236]
+	vpand ymm1, ymm1, [rel BYTEBIT]
+; v1554 = cmpeq8(v1553, mem256[BYTEBIT])
 %line 2445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm0, [rax + 8236]
-; v1756 = shufbytes(v1755, mem256[BYTESEL])
+	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
+; 32x v1555 = v1550 - v1554
 %line 2446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1757 = v1756 & mem256[BYTEBIT]
+	vpsubb ymm0, ymm0, ymm1
+; mem256[w + 9632] = v1555
 %line 2447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1758 = cmpeq8(v1757, mem256[BYTEBIT])
+	vmovdqu [r11 + 9632], ymm0
+; 8x v1556 = mem32[w + 8296]
 %line 2448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1759 = mem32[w + 9004]
+	vpbroadcastd ymm0, [r11 + 8296]
+; v1557 = shufbytes(v1556, mem256[BYTESEL])
 %line 2449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm1, [rax + 9004]
-; v1760 = shufbytes(v1759, mem256[BYTESEL])
+	vpshufb ymm0, ymm0, [rel BYTESEL]
+; v1558 = v1557 & mem256[BYTEBIT]
 %line 2450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1761 = v1760 & mem256[BYTEBIT]
+	vpand ymm0, ymm0, [rel BYTEBIT]
+; v1559 = cmpeq8(v1558, mem256[BYTEBIT])
 %line 2451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1762 = cmpeq8(v1761, mem256[BYTEBIT])
+	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
+; 8x v1560 = mem32[w + 9064]
 %line 2452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1763 = v1758 - v1762
+	vpbroadcastd ymm1, [r11 + 9064]
+; v1561 = shufbytes(v1560, mem256[BYTESEL])
 %line 2453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 9184] = v1763
+	vpshufb ymm1, ymm1, [rel BYTESEL]
+; v1562 = v1561 & mem256[BYTEBIT]
 %line 2454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 9184], ymm0
-; 8x v1764 = mem32[w + 8240]
+	vpand ymm1, ymm1, [rel BYTEBIT]
+; v1563 = cmpeq8(v1562, mem256[BYTEBIT])
 %line 2455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm0, [rax + 8240]
-; v1765 = shufbytes(v1764, mem256[BYTESEL])
+	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
+; 32x v1564 = v1559 - v1563
 %line 2456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1766 = v1765 & mem256[BYTEBIT]
+	vpsubb ymm0, ymm0, ymm1
+; mem256[w + 9664] = v1564
 %line 2457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1767 = cmpeq8(v1766, mem256[BYTEBIT])
+	vmovdqu [r11 + 9664], ymm0
+; 8x v1565 = mem32[w + 8300]
 %line 2458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1768 = mem32[w + 9008]
+	vpbroadcastd ymm0, [r11 + 8300]
+; v1566 = shufbytes(v1565, mem256[BYTESEL])
 %line 2459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm1, [rax + 9008]
-; v1769 = shufbytes(v1768, mem256[BYTESEL])
+	vpshufb ymm0, ymm0, [rel BYTESEL]
+; v1567 = v1566 & mem256[BYTEBIT]
 %line 2460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1770 = v1769 & mem256[BYTEBIT]
+	vpand ymm0, ymm0, [rel BYTEBIT]
+; v1568 = cmpeq8(v1567, mem256[BYTEBIT])
 %line 2461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1771 = cmpeq8(v1770, mem256[BYTEBIT])
+	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
+; 8x v1569 = mem32[w + 9068]
 %line 2462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1772 = v1767 - v1771
+	vpbroadcastd ymm1, [r11 + 9068]
+; v1570 = shufbytes(v1569, mem256[BYTESEL])
 %line 2463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 9216] = v1772
+	vpshufb ymm1, ymm1, [rel BYTESEL]
+; v1571 = v1570 & mem256[BYTEBIT]
 %line 2464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 9216], ymm0
-; 8x v1773 = mem32[w + 8244]
+	vpand ymm1, ymm1, [rel BYTEBIT]
+; v1572 = cmpeq8(v1571, mem256[BYTEBIT])
 %line 2465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm0, [rax + 8244]
-; v1774 = shufbytes(v1773, mem256[BYTESEL])
+	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
+; 32x v1573 = v1568 - v1572
 %line 2466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1775 = v1774 & mem256[BYTEBIT]
+	vpsubb ymm0, ymm0, ymm1
+; mem256[w + 9696] = v1573
 %line 2467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1776 = cmpeq8(v1775, mem256[BYTEBIT])
+	vmovdqu [r11 + 9696], ymm0
+; 8x v1574 = mem32[w + 8304]
 %line 2468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1777 = mem32[w + 9012]
+	vpbroadcastd ymm0, [r11 + 8304]
+; v1575 = shufbytes(v1574, mem256[BYTESEL])
 %line 2469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm1, [rax + 9012]
-; v1778 = shufbytes(v1777, mem256[BYTESEL])
+	vpshufb ymm0, ymm0, [rel BYTESEL]
+; v1576 = v1575 & mem256[BYTEBIT]
 %line 2470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1779 = v1778 & mem256[BYTEBIT]
+	vpand ymm0, ymm0, [rel BYTEBIT]
+; v1577 = cmpeq8(v1576, mem256[BYTEBIT])
 %line 2471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1780 = cmpeq8(v1779, mem256[BYTEBIT])
+	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
+; 8x v1578 = mem32[w + 9072]
 %line 2472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1781 = v1776 - v1780
+	vpbroadcastd ymm1, [r11 + 9072]
+; v1579 = shufbytes(v1578, mem256[BYTESEL])
 %line 2473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 9248] = v1781
+	vpshufb ymm1, ymm1, [rel BYTESEL]
+; v1580 = v1579 & mem256[BYTEBIT]
 %line 2474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 9248], ymm0
-; 8x v1782 = mem32[w + 8248]
+	vpand ymm1, ymm1, [rel BYTEBIT]
+; v1581 = cmpeq8(v1580, mem256[BYTEBIT])
 %line 2475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm0, [rax + 8248]
-; v1783 = shufbytes(v1782, mem256[BYTESEL])
+	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
+; 32x v1582 = v1577 - v1581
 %line 2476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1784 = v1783 & mem256[BYTEBIT]
+	vpsubb ymm0, ymm0, ymm1
+; mem256[w + 9728] = v1582
 %line 2477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1785 = cmpeq8(v1784, mem256[BYTEBIT])
-%line 2478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1786 = mem32[w + 9016]
-%line 2479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm1, [rax + 9016]
-; v1787 = shufbytes(v1786, mem256[BYTESEL])
-%line 2480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1788 = v1787 & mem256[BYTEBIT]
-%line 2481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1789 = cmpeq8(v1788, mem256[BYTEBIT])
-%line 2482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1790 = v1785 - v1789
-%line 2483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 9280] = v1790
-%line 2484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 9280], ymm0
-; 8x v1791 = mem32[w + 8252]
-%line 2485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm0, [rax + 8252]
-; v1792 = shufbytes(v1791, mem256[BYTESEL])
-%line 2486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1793 = v1792 & mem256[BYTEBIT]
-%line 2487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1794 = cmpeq8(v1793, mem256[BYTEBIT])
-%line 2488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1795 = mem32[w + 9020]
-%line 2489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm1, [rax + 9020]
-; v1796 = shufbytes(v1795, mem256[BYTESEL])
-%line 2490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1797 = v1796 & mem256[BYTEBIT]
-%line 2491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1798 = cmpeq8(v1797, mem256[BYTEBIT])
-%line 2492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1799 = v1794 - v1798
-%line 2493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 9312] = v1799
-%line 2494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 9312], ymm0
-; 8x v1800 = mem32[w + 8256]
-%line 2495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm0, [rax + 8256]
-; v1801 = shufbytes(v1800, mem256[BYTESEL])
-%line 2496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1802 = v1801 & mem256[BYTEBIT]
-%line 2497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1803 = cmpeq8(v1802, mem256[BYTEBIT])
-%line 2498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1804 = mem32[w + 9024]
-%line 2499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm1, [rax + 9024]
-; v1805 = shufbytes(v1804, mem256[BYTESEL])
-%line 2500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1806 = v1805 & mem256[BYTEBIT]
-%line 2501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1807 = cmpeq8(v1806, mem256[BYTEBIT])
-%line 2502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1808 = v1803 - v1807
-%line 2503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 9344] = v1808
-%line 2504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 9344], ymm0
-; 8x v1809 = mem32[w + 8260]
-%line 2505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm0, [rax + 8260]
-; v1810 = shufbytes(v1809, mem256[BYTESEL])
-%line 2506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1811 = v1810 & mem256[BYTEBIT]
-%line 2507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1812 = cmpeq8(v1811, mem256[BYTEBIT])
-%line 2508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1813 = mem32[w + 9028]
-%line 2509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm1, [rax + 9028]
-; v1814 = shufbytes(v1813, mem256[BYTESEL])
-%line 2510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1815 = v1814 & mem256[BYTEBIT]
-%line 2511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1816 = cmpeq8(v1815, mem256[BYTEBIT])
-%line 2512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1817 = v1812 - v1816
-%line 2513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 9376] = v1817
-%line 2514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 9376], ymm0
-; 8x v1818 = mem32[w + 8264]
-%line 2515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm0, [rax + 8264]
-; v1819 = shufbytes(v1818, mem256[BYTESEL])
-%line 2516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1820 = v1819 & mem256[BYTEBIT]
-%line 2517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1821 = cmpeq8(v1820, mem256[BYTEBIT])
-%line 2518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1822 = mem32[w + 9032]
-%line 2519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm1, [rax + 9032]
-; v1823 = shufbytes(v1822, mem256[BYTESEL])
-%line 2520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1824 = v1823 & mem256[BYTEBIT]
-%line 2521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1825 = cmpeq8(v1824, mem256[BYTEBIT])
-%line 2522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1826 = v1821 - v1825
-%line 2523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 9408] = v1826
-%line 2524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 9408], ymm0
-; 8x v1827 = mem32[w + 8268]
-%line 2525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm0, [rax + 8268]
-; v1828 = shufbytes(v1827, mem256[BYTESEL])
-%line 2526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1829 = v1828 & mem256[BYTEBIT]
-%line 2527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1830 = cmpeq8(v1829, mem256[BYTEBIT])
-%line 2528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1831 = mem32[w + 9036]
-%line 2529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm1, [rax + 9036]
-; v1832 = shufbytes(v1831, mem256[BYTESEL])
-%line 2530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1833 = v1832 & mem256[BYTEBIT]
-%line 2531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1834 = cmpeq8(v1833, mem256[BYTEBIT])
-%line 2532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1835 = v1830 - v1834
-%line 2533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 9440] = v1835
-%line 2534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 9440], ymm0
-; 8x v1836 = mem32[w + 8272]
-%line 2535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm0, [rax + 8272]
-; v1837 = shufbytes(v1836, mem256[BYTESEL])
-%line 2536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1838 = v1837 & mem256[BYTEBIT]
-%line 2537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1839 = cmpeq8(v1838, mem256[BYTEBIT])
-%line 2538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1840 = mem32[w + 9040]
-%line 2539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm1, [rax + 9040]
-; v1841 = shufbytes(v1840, mem256[BYTESEL])
-%line 2540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1842 = v1841 & mem256[BYTEBIT]
-%line 2541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1843 = cmpeq8(v1842, mem256[BYTEBIT])
-%line 2542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1844 = v1839 - v1843
-%line 2543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 9472] = v1844
-%line 2544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 9472], ymm0
-; 8x v1845 = mem32[w + 8276]
-%line 2545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm0, [rax + 8276]
-; v1846 = shufbytes(v1845, mem256[BYTESEL])
-%line 2546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1847 = v1846 & mem256[BYTEBIT]
-%line 2547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1848 = cmpeq8(v1847, mem256[BYTEBIT])
-%line 2548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1849 = mem32[w + 9044]
-%line 2549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm1, [rax + 9044]
-; v1850 = shufbytes(v1849, mem256[BYTESEL])
-%line 2550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1851 = v1850 & mem256[BYTEBIT]
-%line 2551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1852 = cmpeq8(v1851, mem256[BYTEBIT])
-%line 2552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1853 = v1848 - v1852
-%line 2553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 9504] = v1853
-%line 2554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 9504], ymm0
-; 8x v1854 = mem32[w + 8280]
-%line 2555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm0, [rax + 8280]
-; v1855 = shufbytes(v1854, mem256[BYTESEL])
-%line 2556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1856 = v1855 & mem256[BYTEBIT]
-%line 2557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1857 = cmpeq8(v1856, mem256[BYTEBIT])
-%line 2558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1858 = mem32[w + 9048]
-%line 2559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm1, [rax + 9048]
-; v1859 = shufbytes(v1858, mem256[BYTESEL])
-%line 2560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1860 = v1859 & mem256[BYTEBIT]
-%line 2561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1861 = cmpeq8(v1860, mem256[BYTEBIT])
-%line 2562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1862 = v1857 - v1861
-%line 2563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 9536] = v1862
-%line 2564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 9536], ymm0
-; 8x v1863 = mem32[w + 8284]
-%line 2565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm0, [rax + 8284]
-; v1864 = shufbytes(v1863, mem256[BYTESEL])
-%line 2566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1865 = v1864 & mem256[BYTEBIT]
-%line 2567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1866 = cmpeq8(v1865, mem256[BYTEBIT])
-%line 2568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1867 = mem32[w + 9052]
-%line 2569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm1, [rax + 9052]
-; v1868 = shufbytes(v1867, mem256[BYTESEL])
-%line 2570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1869 = v1868 & mem256[BYTEBIT]
-%line 2571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1870 = cmpeq8(v1869, mem256[BYTEBIT])
-%line 2572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1871 = v1866 - v1870
-%line 2573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 9568] = v1871
-%line 2574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 9568], ymm0
-; 8x v1872 = mem32[w + 8288]
-%line 2575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm0, [rax + 8288]
-; v1873 = shufbytes(v1872, mem256[BYTESEL])
-%line 2576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1874 = v1873 & mem256[BYTEBIT]
-%line 2577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1875 = cmpeq8(v1874, mem256[BYTEBIT])
-%line 2578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1876 = mem32[w + 9056]
-%line 2579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm1, [rax + 9056]
-; v1877 = shufbytes(v1876, mem256[BYTESEL])
-%line 2580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1878 = v1877 & mem256[BYTEBIT]
-%line 2581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1879 = cmpeq8(v1878, mem256[BYTEBIT])
-%line 2582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1880 = v1875 - v1879
-%line 2583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 9600] = v1880
-%line 2584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 9600], ymm0
-; 8x v1881 = mem32[w + 8292]
-%line 2585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm0, [rax + 8292]
-; v1882 = shufbytes(v1881, mem256[BYTESEL])
-%line 2586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1883 = v1882 & mem256[BYTEBIT]
-%line 2587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1884 = cmpeq8(v1883, mem256[BYTEBIT])
-%line 2588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1885 = mem32[w + 9060]
-%line 2589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm1, [rax + 9060]
-; v1886 = shufbytes(v1885, mem256[BYTESEL])
-%line 2590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1887 = v1886 & mem256[BYTEBIT]
-%line 2591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1888 = cmpeq8(v1887, mem256[BYTEBIT])
-%line 2592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1889 = v1884 - v1888
-%line 2593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 9632] = v1889
-%line 2594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 9632], ymm0
-; 8x v1890 = mem32[w + 8296]
-%line 2595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm0, [rax + 8296]
-; v1891 = shufbytes(v1890, mem256[BYTESEL])
-%line 2596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1892 = v1891 & mem256[BYTEBIT]
-%line 2597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1893 = cmpeq8(v1892, mem256[BYTEBIT])
-%line 2598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1894 = mem32[w + 9064]
-%line 2599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm1, [rax + 9064]
-; v1895 = shufbytes(v1894, mem256[BYTESEL])
-%line 2600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1896 = v1895 & mem256[BYTEBIT]
-%line 2601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1897 = cmpeq8(v1896, mem256[BYTEBIT])
-%line 2602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1898 = v1893 - v1897
-%line 2603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 9664] = v1898
-%line 2604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 9664], ymm0
-; 8x v1899 = mem32[w + 8300]
-%line 2605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm0, [rax + 8300]
-; v1900 = shufbytes(v1899, mem256[BYTESEL])
-%line 2606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1901 = v1900 & mem256[BYTEBIT]
-%line 2607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1902 = cmpeq8(v1901, mem256[BYTEBIT])
-%line 2608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1903 = mem32[w + 9068]
-%line 2609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm1, [rax + 9068]
-; v1904 = shufbytes(v1903, mem256[BYTESEL])
-%line 2610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1905 = v1904 & mem256[BYTEBIT]
-%line 2611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1906 = cmpeq8(v1905, mem256[BYTEBIT])
-%line 2612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1907 = v1902 - v1906
-%line 2613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 9696] = v1907
-%line 2614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 9696], ymm0
-; 8x v1908 = mem32[w + 8304]
-%line 2615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm0, [rax + 8304]
-; v1909 = shufbytes(v1908, mem256[BYTESEL])
-%line 2616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1910 = v1909 & mem256[BYTEBIT]
-%line 2617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1911 = cmpeq8(v1910, mem256[BYTEBIT])
-%line 2618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1912 = mem32[w + 9072]
-%line 2619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpbroadcastd ymm1, [rax + 9072]
-; v1913 = shufbytes(v1912, mem256[BYTESEL])
-%line 2620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1914 = v1913 & mem256[BYTEBIT]
-%line 2621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1915 = cmpeq8(v1914, mem256[BYTEBIT])
-%line 2622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1916 = v1911 - v1915
-%line 2623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 9728] = v1916
-%line 2624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [rax + 9728], ymm0
+	vmovdqu [r11 + 9728], ymm0
 ; x0 = mem256[w + 9088]
-%line 2625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 9088]
+%line 2478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 9088]
 ; mem256[out + 0] = x0
-%line 2626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 2479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu [rdi], ymm0
 ; x0 = mem256[w + 9120]
-%line 2627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 9120]
+%line 2480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 9120]
 ; mem256[out + 32] = x0
-%line 2628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 2481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu [rdi + 32], ymm0
 ; x0 = mem256[w + 9152]
-%line 2629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 9152]
+%line 2482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 9152]
 ; mem256[out + 64] = x0
-%line 2630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 2483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu [rdi + 64], ymm0
 ; x0 = mem256[w + 9184]
-%line 2631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 9184]
+%line 2484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 9184]
 ; mem256[out + 96] = x0
-%line 2632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 2485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu [rdi + 96], ymm0
 ; x0 = mem256[w + 9216]
-%line 2633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 9216]
+%line 2486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 9216]
 ; mem256[out + 128] = x0
-%line 2634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 2487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu [rdi + 128], ymm0
 ; x0 = mem256[w + 9248]
-%line 2635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 9248]
+%line 2488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 9248]
 ; mem256[out + 160] = x0
-%line 2636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 2489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu [rdi + 160], ymm0
 ; x0 = mem256[w + 9280]
-%line 2637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 9280]
+%line 2490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 9280]
 ; mem256[out + 192] = x0
-%line 2638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 2491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu [rdi + 192], ymm0
 ; x0 = mem256[w + 9312]
-%line 2639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 9312]
+%line 2492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 9312]
 ; mem256[out + 224] = x0
-%line 2640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 2493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu [rdi + 224], ymm0
 ; x0 = mem256[w + 9344]
-%line 2641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 9344]
+%line 2494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 9344]
 ; mem256[out + 256] = x0
-%line 2642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 2495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu [rdi + 256], ymm0
 ; x0 = mem256[w + 9376]
-%line 2643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 9376]
+%line 2496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 9376]
 ; mem256[out + 288] = x0
-%line 2644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 2497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu [rdi + 288], ymm0
 ; x0 = mem256[w + 9408]
-%line 2645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 9408]
+%line 2498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 9408]
 ; mem256[out + 320] = x0
-%line 2646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 2499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu [rdi + 320], ymm0
 ; x0 = mem256[w + 9440]
-%line 2647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 9440]
+%line 2500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 9440]
 ; mem256[out + 352] = x0
-%line 2648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 2501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu [rdi + 352], ymm0
 ; x0 = mem256[w + 9472]
-%line 2649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 9472]
+%line 2502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 9472]
 ; mem256[out + 384] = x0
-%line 2650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 2503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu [rdi + 384], ymm0
 ; x0 = mem256[w + 9504]
-%line 2651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 9504]
+%line 2504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 9504]
 ; mem256[out + 416] = x0
-%line 2652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 2505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu [rdi + 416], ymm0
 ; x0 = mem256[w + 9536]
-%line 2653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 9536]
+%line 2506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 9536]
 ; mem256[out + 448] = x0
-%line 2654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 2507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu [rdi + 448], ymm0
 ; x0 = mem256[w + 9568]
-%line 2655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 9568]
+%line 2508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 9568]
 ; mem256[out + 480] = x0
-%line 2656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 2509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu [rdi + 480], ymm0
 ; x0 = mem256[w + 9600]
-%line 2657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 9600]
+%line 2510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 9600]
 ; mem256[out + 512] = x0
-%line 2658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 2511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu [rdi + 512], ymm0
 ; x0 = mem256[w + 9632]
-%line 2659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 9632]
+%line 2512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 9632]
 ; mem256[out + 544] = x0
-%line 2660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 2513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu [rdi + 544], ymm0
 ; x0 = mem256[w + 9664]
-%line 2661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 9664]
+%line 2514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 9664]
 ; mem256[out + 576] = x0
-%line 2662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 2515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu [rdi + 576], ymm0
 ; x0 = mem256[w + 9696]
-%line 2663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 9696]
+%line 2516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 9696]
 ; mem256[out + 608] = x0
-%line 2664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 2517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu [rdi + 608], ymm0
 ; x0 = mem256[w + 9709]
-%line 2665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm0, [rax + 9709]
+%line 2518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	vmovdqu ymm0, [r11 + 9709]
 ; mem256[out + 621] = x0
-%line 2666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 2519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vmovdqu [rdi + 621], ymm0
 ; leave
-%line 2667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+%line 2520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vzeroupper
 	mov rsp, [rsp + 10464]
 	ret
@@ -7950,6 +7472,33 @@ MK00050000:
 align 64
 MK05000000:
 	dd 0x5000000, 0x5000000, 0x5000000, 0x5000000, 0x5000000, 0x5000000, 0x5000000, 0x5000000
+align 64
+MKcccccccc:
+	dd 0xcccccccc, 0xcccccccc, 0xcccccccc, 0xcccccccc, 0xcccccccc, 0xcccccccc, 0xcccccccc, 0xcccccccc
+align 64
+MK0c0ccccc:
+	dd 0xc0ccccc, 0xc0ccccc, 0xc0ccccc, 0xc0ccccc, 0xc0ccccc, 0xc0ccccc, 0xc0ccccc, 0xc0ccccc
+align 64
+MK00cccccc:
+	dd 0xcccccc, 0xcccccc, 0xcccccc, 0xcccccc, 0xcccccc, 0xcccccc, 0xcccccc, 0xcccccc
+align 64
+MK0ccccccc:
+	dd 0xccccccc, 0xccccccc, 0xccccccc, 0xccccccc, 0xccccccc, 0xccccccc, 0xccccccc, 0xccccccc
+align 64
+MKf0f0f0f0:
+	dd 0xf0f0f0f0, 0xf0f0f0f0, 0xf0f0f0f0, 0xf0f0f0f0, 0xf0f0f0f0, 0xf0f0f0f0, 0xf0f0f0f0, 0xf0f0f0f0
+align 64
+MK0000f0f0:
+	dd 0xf0f0, 0xf0f0, 0xf0f0, 0xf0f0, 0xf0f0, 0xf0f0, 0xf0f0, 0xf0f0
+align 64
+MK00f0f0f0:
+	dd 0xf0f0f0, 0xf0f0f0, 0xf0f0f0, 0xf0f0f0, 0xf0f0f0, 0xf0f0f0, 0xf0f0f0, 0xf0f0f0
+align 64
+MKff00ff00:
+	dd 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00, 0xff00ff00
+align 64
+MKffff0000:
+	dd 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000, 0xffff0000
 align 64
 FOLD0:
 	dd 0xfffffffe, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff

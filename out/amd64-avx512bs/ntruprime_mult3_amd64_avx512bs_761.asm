@@ -9,6576 +9,5884 @@ global qhasm_kernel_core_mult3sntrup761_amd64_avx512bs_mul:function (qhasm_kerne
 align 32
 qhasm_kernel_core_mult3sntrup761_amd64_avx512bs_mul:
 	mov r11, rsp
-	sub rsp, 11264
+	sub rsp, 11200
 	and rsp, -64
-	mov [rsp + 11200], r11
+	mov [rsp + 11136], r11
 ; w = &workqhasm_kernel_core_mult3sntrup761_amd64_avx512bs_mul
-%line 100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 94+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	lea rax, [rsp + 0]
 ; x0 = mem256[in + 0]
-%line 101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 95+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rsi]
 ; 16x x1 = x0 << 7
-%line 102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 96+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 97+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 98+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 99+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 0] = t0
-%line 107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax], r8d
 ; t0 = movemask8(x1)
-%line 108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 256] = t0
-%line 109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 256], r8d
 ; x0 = mem256[in + 32]
-%line 110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rsi + 32]
 ; 16x x1 = x0 << 7
-%line 111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 16] = t0
-%line 116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 16], r8d
 ; t0 = movemask8(x1)
-%line 117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 272] = t0
-%line 118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 272], r8d
 ; x0 = mem256[in + 64]
-%line 119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rsi + 64]
 ; 16x x1 = x0 << 7
-%line 120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 4] = t0
-%line 125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 4], r8d
 ; t0 = movemask8(x1)
-%line 126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 260] = t0
-%line 127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 260], r8d
 ; x0 = mem256[in + 96]
-%line 128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rsi + 96]
 ; 16x x1 = x0 << 7
-%line 129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 20] = t0
-%line 134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 20], r8d
 ; t0 = movemask8(x1)
-%line 135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 276] = t0
-%line 136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 276], r8d
 ; x0 = mem256[in + 128]
-%line 137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rsi + 128]
 ; 16x x1 = x0 << 7
-%line 138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 8] = t0
-%line 143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 8], r8d
 ; t0 = movemask8(x1)
-%line 144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 264] = t0
-%line 145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 264], r8d
 ; x0 = mem256[in + 160]
-%line 146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rsi + 160]
 ; 16x x1 = x0 << 7
-%line 147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 24] = t0
-%line 152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 24], r8d
 ; t0 = movemask8(x1)
-%line 153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 280] = t0
-%line 154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 280], r8d
 ; x0 = mem256[in + 192]
-%line 155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rsi + 192]
 ; 16x x1 = x0 << 7
-%line 156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 12] = t0
-%line 161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 12], r8d
 ; t0 = movemask8(x1)
-%line 162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 268] = t0
-%line 163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 268], r8d
 ; x0 = mem256[in + 224]
-%line 164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rsi + 224]
 ; 16x x1 = x0 << 7
-%line 165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 28] = t0
-%line 170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 28], r8d
 ; t0 = movemask8(x1)
-%line 171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 284] = t0
-%line 172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 284], r8d
 ; x0 = mem256[in + 256]
-%line 173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rsi + 256]
 ; 16x x1 = x0 << 7
-%line 174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 32] = t0
-%line 179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 32], r8d
 ; t0 = movemask8(x1)
-%line 180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 288] = t0
-%line 181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 288], r8d
 ; x0 = mem256[in + 288]
-%line 182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rsi + 288]
 ; 16x x1 = x0 << 7
-%line 183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 48] = t0
-%line 188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 48], r8d
 ; t0 = movemask8(x1)
-%line 189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 304] = t0
-%line 190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 304], r8d
 ; x0 = mem256[in + 320]
-%line 191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rsi + 320]
 ; 16x x1 = x0 << 7
-%line 192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 36] = t0
-%line 197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 36], r8d
 ; t0 = movemask8(x1)
-%line 198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 292] = t0
-%line 199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 292], r8d
 ; x0 = mem256[in + 352]
-%line 200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rsi + 352]
 ; 16x x1 = x0 << 7
-%line 201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 52] = t0
-%line 206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 52], r8d
 ; t0 = movemask8(x1)
-%line 207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 308] = t0
-%line 208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 308], r8d
 ; x0 = mem256[in + 384]
-%line 209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rsi + 384]
 ; 16x x1 = x0 << 7
-%line 210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 40] = t0
-%line 215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 40], r8d
 ; t0 = movemask8(x1)
-%line 216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 296] = t0
-%line 217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 296], r8d
 ; x0 = mem256[in + 416]
-%line 218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rsi + 416]
 ; 16x x1 = x0 << 7
-%line 219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 56] = t0
-%line 224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 56], r8d
 ; t0 = movemask8(x1)
-%line 225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 312] = t0
-%line 226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 312], r8d
 ; x0 = mem256[in + 448]
-%line 227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rsi + 448]
 ; 16x x1 = x0 << 7
-%line 228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 44] = t0
-%line 233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 44], r8d
 ; t0 = movemask8(x1)
-%line 234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 300] = t0
-%line 235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 300], r8d
 ; x0 = mem256[in + 480]
-%line 236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rsi + 480]
 ; 16x x1 = x0 << 7
-%line 237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 60] = t0
-%line 242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 60], r8d
 ; t0 = movemask8(x1)
-%line 243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 316] = t0
-%line 244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 316], r8d
 ; x0 = mem256[in + 512]
-%line 245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rsi + 512]
 ; 16x x1 = x0 << 7
-%line 246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 64] = t0
-%line 251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 64], r8d
 ; t0 = movemask8(x1)
-%line 252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 320] = t0
-%line 253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 320], r8d
 ; x0 = mem256[in + 544]
-%line 254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rsi + 544]
 ; 16x x1 = x0 << 7
-%line 255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 80] = t0
-%line 260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 80], r8d
 ; t0 = movemask8(x1)
-%line 261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 336] = t0
-%line 262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 336], r8d
 ; x0 = mem256[in + 576]
-%line 263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rsi + 576]
 ; 16x x1 = x0 << 7
-%line 264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 68] = t0
-%line 269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 68], r8d
 ; t0 = movemask8(x1)
-%line 270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 324] = t0
-%line 271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 324], r8d
 ; x0 = mem256[in + 608]
-%line 272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rsi + 608]
 ; 16x x1 = x0 << 7
-%line 273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 84] = t0
-%line 278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 84], r8d
 ; t0 = movemask8(x1)
-%line 279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 340] = t0
-%line 280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 340], r8d
 ; x0 = mem256[in + 640]
-%line 281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rsi + 640]
 ; 16x x1 = x0 << 7
-%line 282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 72] = t0
-%line 287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 72], r8d
 ; t0 = movemask8(x1)
-%line 288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 328] = t0
-%line 289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 328], r8d
 ; x0 = mem256[in + 672]
-%line 290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rsi + 672]
 ; 16x x1 = x0 << 7
-%line 291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 88] = t0
-%line 296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 88], r8d
 ; t0 = movemask8(x1)
-%line 297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 344] = t0
-%line 298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 344], r8d
 ; x0 = mem256[in + 704]
-%line 299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rsi + 704]
 ; 16x x1 = x0 << 7
-%line 300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 76] = t0
-%line 305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 76], r8d
 ; t0 = movemask8(x1)
-%line 306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 332] = t0
-%line 307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 332], r8d
 ; x0 = mem256[in + 729]
-%line 308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rsi + 729]
 ; 16x x1 = x0 << 7
-%line 309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; (uint32) t0 >>= 7
-%line 314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	shr r8d, 7
 ; mem32[w + 92] = t0
-%line 315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 92], r8d
 ; t0 = movemask8(x1)
-%line 316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; (uint32) t0 >>= 7
-%line 317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	shr r8d, 7
 ; mem32[w + 348] = t0
-%line 318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 348], r8d
 ; mem32[w + 96] = 0
-%line 319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 96], 0
 ; mem32[w + 352] = 0
-%line 320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 352], 0
 ; mem32[w + 112] = 0
-%line 321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 112], 0
 ; mem32[w + 368] = 0
-%line 322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 368], 0
 ; mem32[w + 100] = 0
-%line 323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 100], 0
 ; mem32[w + 356] = 0
-%line 324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 356], 0
 ; mem32[w + 116] = 0
-%line 325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 116], 0
 ; mem32[w + 372] = 0
-%line 326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 372], 0
 ; mem32[w + 104] = 0
-%line 327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 104], 0
 ; mem32[w + 360] = 0
-%line 328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 360], 0
 ; mem32[w + 120] = 0
-%line 329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 120], 0
 ; mem32[w + 376] = 0
-%line 330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 376], 0
 ; mem32[w + 108] = 0
-%line 331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 108], 0
 ; mem32[w + 364] = 0
-%line 332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 364], 0
 ; mem32[w + 124] = 0
-%line 333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 124], 0
 ; mem32[w + 380] = 0
-%line 334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 380], 0
 ; x0 = mem256[k + 0]
-%line 335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rdx]
 ; 16x x1 = x0 << 7
-%line 336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 128] = t0
-%line 341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 128], r8d
 ; t0 = movemask8(x1)
-%line 342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 384] = t0
-%line 343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 384], r8d
 ; x0 = mem256[k + 32]
-%line 344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rdx + 32]
 ; 16x x1 = x0 << 7
-%line 345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 144] = t0
-%line 350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 144], r8d
 ; t0 = movemask8(x1)
-%line 351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 400] = t0
-%line 352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 400], r8d
 ; x0 = mem256[k + 64]
-%line 353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rdx + 64]
 ; 16x x1 = x0 << 7
-%line 354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 132] = t0
-%line 359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 132], r8d
 ; t0 = movemask8(x1)
-%line 360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 388] = t0
-%line 361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 388], r8d
 ; x0 = mem256[k + 96]
-%line 362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rdx + 96]
 ; 16x x1 = x0 << 7
-%line 363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 148] = t0
-%line 368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 148], r8d
 ; t0 = movemask8(x1)
-%line 369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 404] = t0
-%line 370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 404], r8d
 ; x0 = mem256[k + 128]
-%line 371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rdx + 128]
 ; 16x x1 = x0 << 7
-%line 372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 136] = t0
-%line 377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 136], r8d
 ; t0 = movemask8(x1)
-%line 378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 392] = t0
-%line 379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 392], r8d
 ; x0 = mem256[k + 160]
-%line 380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rdx + 160]
 ; 16x x1 = x0 << 7
-%line 381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 152] = t0
-%line 386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 152], r8d
 ; t0 = movemask8(x1)
-%line 387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 408] = t0
-%line 388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 408], r8d
 ; x0 = mem256[k + 192]
-%line 389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rdx + 192]
 ; 16x x1 = x0 << 7
-%line 390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 140] = t0
-%line 395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 140], r8d
 ; t0 = movemask8(x1)
-%line 396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 396] = t0
-%line 397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 396], r8d
 ; x0 = mem256[k + 224]
-%line 398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rdx + 224]
 ; 16x x1 = x0 << 7
-%line 399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 156] = t0
-%line 404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 156], r8d
 ; t0 = movemask8(x1)
-%line 405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 412] = t0
-%line 406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 412], r8d
 ; x0 = mem256[k + 256]
-%line 407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rdx + 256]
 ; 16x x1 = x0 << 7
-%line 408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 160] = t0
-%line 413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 160], r8d
 ; t0 = movemask8(x1)
-%line 414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 416] = t0
-%line 415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 416], r8d
 ; x0 = mem256[k + 288]
-%line 416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rdx + 288]
 ; 16x x1 = x0 << 7
-%line 417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 176] = t0
-%line 422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 176], r8d
 ; t0 = movemask8(x1)
-%line 423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 432] = t0
-%line 424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 432], r8d
 ; x0 = mem256[k + 320]
-%line 425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rdx + 320]
 ; 16x x1 = x0 << 7
-%line 426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 164] = t0
-%line 431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 164], r8d
 ; t0 = movemask8(x1)
-%line 432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 420] = t0
-%line 433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 420], r8d
 ; x0 = mem256[k + 352]
-%line 434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rdx + 352]
 ; 16x x1 = x0 << 7
-%line 435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 180] = t0
-%line 440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 180], r8d
 ; t0 = movemask8(x1)
-%line 441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 436] = t0
-%line 442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 436], r8d
 ; x0 = mem256[k + 384]
-%line 443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rdx + 384]
 ; 16x x1 = x0 << 7
-%line 444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 168] = t0
-%line 449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 168], r8d
 ; t0 = movemask8(x1)
-%line 450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 424] = t0
-%line 451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 424], r8d
 ; x0 = mem256[k + 416]
-%line 452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rdx + 416]
 ; 16x x1 = x0 << 7
-%line 453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 184] = t0
-%line 458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 184], r8d
 ; t0 = movemask8(x1)
-%line 459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 440] = t0
-%line 460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 440], r8d
 ; x0 = mem256[k + 448]
-%line 461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rdx + 448]
 ; 16x x1 = x0 << 7
-%line 462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 172] = t0
-%line 467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 172], r8d
 ; t0 = movemask8(x1)
-%line 468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 428] = t0
-%line 469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 428], r8d
 ; x0 = mem256[k + 480]
-%line 470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rdx + 480]
 ; 16x x1 = x0 << 7
-%line 471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 188] = t0
-%line 476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 188], r8d
 ; t0 = movemask8(x1)
-%line 477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 444] = t0
-%line 478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 444], r8d
 ; x0 = mem256[k + 512]
-%line 479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rdx + 512]
 ; 16x x1 = x0 << 7
-%line 480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 192] = t0
-%line 485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 192], r8d
 ; t0 = movemask8(x1)
-%line 486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 448] = t0
-%line 487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 448], r8d
 ; x0 = mem256[k + 544]
-%line 488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rdx + 544]
 ; 16x x1 = x0 << 7
-%line 489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 208] = t0
-%line 494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 208], r8d
 ; t0 = movemask8(x1)
-%line 495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 464] = t0
-%line 496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 464], r8d
 ; x0 = mem256[k + 576]
-%line 497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rdx + 576]
 ; 16x x1 = x0 << 7
-%line 498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 196] = t0
-%line 503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 196], r8d
 ; t0 = movemask8(x1)
-%line 504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 452] = t0
-%line 505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 452], r8d
 ; x0 = mem256[k + 608]
-%line 506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rdx + 608]
 ; 16x x1 = x0 << 7
-%line 507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 212] = t0
-%line 512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 212], r8d
 ; t0 = movemask8(x1)
-%line 513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 468] = t0
-%line 514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 468], r8d
 ; x0 = mem256[k + 640]
-%line 515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rdx + 640]
 ; 16x x1 = x0 << 7
-%line 516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 200] = t0
-%line 521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 200], r8d
 ; t0 = movemask8(x1)
-%line 522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 456] = t0
-%line 523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 456], r8d
 ; x0 = mem256[k + 672]
-%line 524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rdx + 672]
 ; 16x x1 = x0 << 7
-%line 525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 216] = t0
-%line 530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 216], r8d
 ; t0 = movemask8(x1)
-%line 531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 472] = t0
-%line 532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 472], r8d
 ; x0 = mem256[k + 704]
-%line 533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rdx + 704]
 ; 16x x1 = x0 << 7
-%line 534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; mem32[w + 204] = t0
-%line 539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 204], r8d
 ; t0 = movemask8(x1)
-%line 540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; mem32[w + 460] = t0
-%line 541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 460], r8d
 ; x0 = mem256[k + 729]
-%line 542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rdx + 729]
 ; 16x x1 = x0 << 7
-%line 543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm1, ymm0, 7
 ; 16x x2 = x0 << 6
-%line 544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllw ymm0, ymm0, 6
 ; x3 = x1 & x2
-%line 545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd ymm0, ymm1, ymm0
 ; x1 = x1 ^ x3
-%line 546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm1, ymm0
 ; t0 = movemask8(x3)
-%line 547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm0
 ; (uint32) t0 >>= 7
-%line 548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	shr r8d, 7
 ; mem32[w + 220] = t0
-%line 549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 220], r8d
 ; t0 = movemask8(x1)
-%line 550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpmovmskb r8d, ymm1
 ; (uint32) t0 >>= 7
-%line 551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	shr r8d, 7
 ; mem32[w + 476] = t0
-%line 552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 476], r8d
 ; mem32[w + 224] = 0
-%line 553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 224], 0
 ; mem32[w + 480] = 0
-%line 554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 480], 0
 ; mem32[w + 240] = 0
-%line 555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 240], 0
 ; mem32[w + 496] = 0
-%line 556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 496], 0
 ; mem32[w + 228] = 0
-%line 557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 228], 0
 ; mem32[w + 484] = 0
-%line 558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 484], 0
 ; mem32[w + 244] = 0
-%line 559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 244], 0
 ; mem32[w + 500] = 0
-%line 560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 500], 0
 ; mem32[w + 232] = 0
-%line 561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 232], 0
 ; mem32[w + 488] = 0
-%line 562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 488], 0
 ; mem32[w + 248] = 0
-%line 563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 248], 0
 ; mem32[w + 504] = 0
-%line 564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 504], 0
 ; mem32[w + 236] = 0
-%line 565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 236], 0
 ; mem32[w + 492] = 0
-%line 566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 492], 0
 ; mem32[w + 252] = 0
-%line 567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 252], 0
 ; mem32[w + 508] = 0
-%line 568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov dword [rax + 508], 0
 ; v1 = 0
-%line 569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord zmm0, zmm0, zmm0
 ; mem512[w + 1536] = v1
-%line 570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 1536], zmm0
 ; mem512[w + 5632] = v1
-%line 571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 5632], zmm0
 ; mem512[w + 1600] = v1
-%line 572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 1600], zmm0
 ; mem512[w + 5696] = v1
-%line 573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 5696], zmm0
 ; mem512[w + 1664] = v1
-%line 574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 1664], zmm0
 ; mem512[w + 5760] = v1
-%line 575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 5760], zmm0
 ; mem512[w + 1728] = v1
-%line 576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 1728], zmm0
 ; mem512[w + 5824] = v1
-%line 577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 5824], zmm0
 ; mem512[w + 2816] = v1
-%line 578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 2816], zmm0
 ; mem512[w + 6912] = v1
-%line 579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 6912], zmm0
 ; mem512[w + 2880] = v1
-%line 580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 2880], zmm0
 ; mem512[w + 6976] = v1
-%line 581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 6976], zmm0
 ; mem512[w + 2944] = v1
-%line 582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 2944], zmm0
 ; mem512[w + 7040] = v1
-%line 583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 7040], zmm0
 ; mem512[w + 3008] = v1
-%line 584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 3008], zmm0
 ; mem512[w + 7104] = v1
-%line 585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 7104], zmm0
 ; q = w
-%line 586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov r8, rax
 ; cnt = 4
-%line 588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov r10, rax
 	mov r9, 4
 	mov r11, r8
 align 32
 .Levloop:
 ; v2 = mem512[q + 0]
-%line 590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 zmm8, [r11]
 ; v3 = mem512[q + 256]
-%line 591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 zmm7, [r11 + 256]
 ; 16x v6 = v2 >> 16
-%line 592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm2, zmm8, 16
 ; 16x v8 = v3 >> 16
-%line 593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm1, zmm7, 16
 ; v10 = v3 | v6
-%line 594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm0, zmm7, zmm2
 ; v11 = ternlog(v11, v2, v8, 30)
-%line 596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm0, zmm8, zmm1, 30
 ; v12 = ternlog(v12, v3, v11, 86)
-%line 598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm1, zmm7, zmm0, 86
 ; v13 = ternlog(v13, v2, v11, 86)
-%line 600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm2, zmm8, zmm0, 86
 ; v14 = v12 & mem512[MK0000ffff]
-%line 601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm11, zmm1, [rel MK0000ffff]
 ; v15 = v13 & mem512[MK0000ffff]
-%line 602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm12, zmm2, [rel MK0000ffff]
 ; 16x v18 = v2 >> 8
-%line 603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm2, zmm8, 8
 ; 16x v20 = v3 >> 8
-%line 604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm1, zmm7, 8
 ; v22 = v18 | v3
-%line 605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm0, zmm2, zmm7
 ; v23 = ternlog(v23, v2, v20, 30)
-%line 607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm0, zmm8, zmm1, 30
 ; v24 = ternlog(v24, v3, v23, 86)
-%line 609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm1, zmm7, zmm0, 86
 ; v25 = ternlog(v25, v2, v23, 86)
-%line 611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm2, zmm8, zmm0, 86
 ; 16x v30 = v14 >> 8
-%line 612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm4, zmm11, 8
 ; 16x v32 = v15 >> 8
-%line 613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm3, zmm12, 8
 ; v34 = v15 | v30
-%line 614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm0, zmm12, zmm4
 ; v35 = ternlog(v35, v14, v32, 30)
-%line 616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm0, zmm11, zmm3, 30
 ; v36 = ternlog(v36, v15, v35, 86)
-%line 618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm3, zmm12, zmm0, 86
 ; v37 = ternlog(v37, v14, v35, 86)
-%line 620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm4, zmm11, zmm0, 86
 ; v38 = v36 & mem512[MK000000ff]
-%line 621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm0, zmm3, [rel MK000000ff]
 ; v39 = v37 & mem512[MK000000ff]
-%line 622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm3, zmm4, [rel MK000000ff]
 ; 16x v40 = v38 << 8
-%line 623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm9, zmm0, 8
 ; 16x v41 = v39 << 8
-%line 624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm0, zmm3, 8
 ; v42 = ternlog(v42, v24, mem512[MK00ff00ff], 248)
-%line 626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm9, zmm1, [rel MK00ff00ff], 248
 ; v43 = v41
-%line 627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqa64 zmm10, zmm0
 ; v43 = ternlog(v43, v25, mem512[MK00ff00ff], 248)
-%line 628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm10, zmm2, [rel MK00ff00ff], 248
 ; 16x v46 = v2 >> 4
-%line 629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm2, zmm8, 4
 ; 16x v48 = v3 >> 4
-%line 630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm1, zmm7, 4
 ; v50 = v3 | v46
-%line 631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm0, zmm7, zmm2
 ; v51 = ternlog(v51, v2, v48, 30)
-%line 633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm0, zmm8, zmm1, 30
 ; v52 = ternlog(v52, v3, v51, 86)
-%line 635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm1, zmm7, zmm0, 86
 ; v53 = ternlog(v53, v2, v51, 86)
-%line 637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm2, zmm8, zmm0, 86
 ; 16x v58 = v14 >> 4
-%line 638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm4, zmm11, 4
 ; 16x v60 = v15 >> 4
-%line 639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm3, zmm12, 4
 ; v62 = v15 | v58
-%line 640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm0, zmm12, zmm4
 ; v63 = ternlog(v63, v14, v60, 30)
-%line 642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm0, zmm11, zmm3, 30
 ; v64 = ternlog(v64, v15, v63, 86)
-%line 644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm3, zmm12, zmm0, 86
 ; v65 = ternlog(v65, v14, v63, 86)
-%line 646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm4, zmm11, zmm0, 86
 ; v66 = v64 & mem512[MK00000f0f]
-%line 647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm0, zmm3, [rel MK00000f0f]
 ; v67 = v65 & mem512[MK00000f0f]
-%line 648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm3, zmm4, [rel MK00000f0f]
 ; 16x v70 = v42 >> 4
-%line 649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm6, zmm9, 4
 ; 16x v72 = v43 >> 4
-%line 650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm5, zmm10, 4
 ; v74 = v43 | v70
-%line 651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm4, zmm10, zmm6
 ; v75 = ternlog(v75, v42, v72, 30)
-%line 653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm4, zmm9, zmm5, 30
 ; v76 = ternlog(v76, v43, v75, 86)
-%line 655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm5, zmm10, zmm4, 86
 ; v77 = ternlog(v77, v42, v75, 86)
-%line 657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm6, zmm9, zmm4, 86
 ; v78 = v76 & mem512[MK000f0f0f]
-%line 658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm4, zmm5, [rel MK000f0f0f]
 ; v79 = v77 & mem512[MK000f0f0f]
-%line 659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm5, zmm6, [rel MK000f0f0f]
 ; 16x v80 = v78 << 4
-%line 660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm4, zmm4, 4
 ; 16x v81 = v79 << 4
-%line 661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm5, zmm5, 4
 ; v82 = v80
-%line 662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqa64 zmm13, zmm4
 ; v82 = ternlog(v82, v52, mem512[MK0f0f0f0f], 248)
-%line 663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm13, zmm1, [rel MK0f0f0f0f], 248
 ; v83 = v81
-%line 664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqa64 zmm14, zmm5
 ; v83 = ternlog(v83, v53, mem512[MK0f0f0f0f], 248)
-%line 665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm14, zmm2, [rel MK0f0f0f0f], 248
 ; 16x v84 = v66 << 16
-%line 666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm0, zmm0, 16
 ; 16x v85 = v67 << 16
-%line 667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm1, zmm3, 16
 ; v86 = v14 | v84
-%line 668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm15, zmm11, zmm0
 ; v87 = v15 | v85
-%line 669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm16, zmm12, zmm1
 ; 16x v90 = v2 >> 2
-%line 670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm2, zmm8, 2
 ; 16x v92 = v3 >> 2
-%line 671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm1, zmm7, 2
 ; v94 = v3 | v90
-%line 672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm0, zmm7, zmm2
 ; v95 = ternlog(v95, v2, v92, 30)
-%line 674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm0, zmm8, zmm1, 30
 ; v96 = ternlog(v96, v3, v95, 86)
-%line 676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm1, zmm7, zmm0, 86
 ; v97 = ternlog(v97, v2, v95, 86)
-%line 678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm2, zmm8, zmm0, 86
 ; 16x v102 = v86 >> 2
-%line 679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm4, zmm15, 2
 ; 16x v104 = v87 >> 2
-%line 680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm3, zmm16, 2
 ; v106 = v102 | v87
-%line 681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm0, zmm4, zmm16
 ; v107 = ternlog(v107, v86, v104, 30)
-%line 683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm0, zmm15, zmm3, 30
 ; v108 = ternlog(v108, v87, v107, 86)
-%line 685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm3, zmm16, zmm0, 86
 ; v109 = ternlog(v109, v86, v107, 86)
-%line 687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm4, zmm15, zmm0, 86
 ; 16x v114 = v42 >> 2
-%line 688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm6, zmm9, 2
 ; 16x v116 = v43 >> 2
-%line 689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm5, zmm10, 2
 ; v118 = v114 | v43
-%line 690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm0, zmm6, zmm10
 ; v119 = ternlog(v119, v42, v116, 30)
-%line 692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm0, zmm9, zmm5, 30
 ; v120 = ternlog(v120, v43, v119, 86)
-%line 694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm5, zmm10, zmm0, 86
 ; v121 = ternlog(v121, v42, v119, 86)
-%line 696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm6, zmm9, zmm0, 86
 ; v122 = v120 & mem512[MK00333333]
-%line 697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm0, zmm5, [rel MK00333333]
 ; v123 = v121 & mem512[MK00333333]
-%line 698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm5, zmm6, [rel MK00333333]
 ; 16x v126 = v82 >> 2
-%line 699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm12, zmm13, 2
 ; 16x v128 = v83 >> 2
-%line 700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm11, zmm14, 2
 ; v130 = v126 | v83
-%line 701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm6, zmm12, zmm14
 ; v131 = ternlog(v131, v82, v128, 30)
-%line 703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm6, zmm13, zmm11, 30
 ; v132 = ternlog(v132, v83, v131, 86)
-%line 705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm11, zmm14, zmm6, 86
 ; v133 = ternlog(v133, v82, v131, 86)
-%line 707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm12, zmm13, zmm6, 86
 ; v134 = v132 & mem512[MK03333333]
-%line 708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm6, zmm11, [rel MK03333333]
 ; v135 = v133 & mem512[MK03333333]
-%line 709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm11, zmm12, [rel MK03333333]
 ; 16x v136 = v134 << 2
-%line 710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm6, zmm6, 2
 ; 16x v137 = v135 << 2
-%line 711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm11, zmm11, 2
 ; v138 = ternlog(v138, v96, mem512[MK33333333], 248)
-%line 713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm6, zmm1, [rel MK33333333], 248
 ; v139 = ternlog(v139, v97, mem512[MK33333333], 248)
-%line 715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm11, zmm2, [rel MK33333333], 248
 ; 16x v140 = v122 << 2
-%line 716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm0, zmm0, 2
 ; 16x v141 = v123 << 2
-%line 717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm1, zmm5, 2
 ; v142 = v140
-%line 718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqa64 zmm12, zmm0
 ; v142 = ternlog(v142, v108, mem512[MK03033333], 248)
-%line 719+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm12, zmm3, [rel MK03033333], 248
 ; v143 = v141
-%line 720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqa64 zmm18, zmm1
 ; v143 = ternlog(v143, v109, mem512[MK03033333], 248)
-%line 721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm18, zmm4, [rel MK03033333], 248
 ; 16x v146 = v2 >> 1
-%line 722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm19, zmm8, 1
 ; 16x v148 = v3 >> 1
-%line 723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm17, zmm7, 1
 ; v150 = v146 | v3
-%line 724+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm0, zmm19, zmm7
 ; v151 = ternlog(v151, v2, v148, 30)
-%line 726+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm0, zmm8, zmm17, 30
 ; v152 = ternlog(v152, v3, v151, 86)
-%line 728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm17, zmm7, zmm0, 86
 ; v153 = ternlog(v153, v2, v151, 86)
-%line 730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 724+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm19, zmm8, zmm0, 86
 ; 16x v158 = v86 >> 1
-%line 731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 725+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm2, zmm15, 1
 ; 16x v160 = v87 >> 1
-%line 732+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 726+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm1, zmm16, 1
 ; v162 = v158 | v87
-%line 733+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 727+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm0, zmm2, zmm16
 ; v163 = ternlog(v163, v86, v160, 30)
-%line 735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm0, zmm15, zmm1, 30
 ; v164 = ternlog(v164, v87, v163, 86)
-%line 737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm1, zmm16, zmm0, 86
 ; v165 = ternlog(v165, v86, v163, 86)
-%line 739+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 733+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm2, zmm15, zmm0, 86
 ; v166 = v164 & mem512[MK05055555]
-%line 740+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 734+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm22, zmm1, [rel MK05055555]
 ; v167 = v165 & mem512[MK05055555]
-%line 741+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm23, zmm2, [rel MK05055555]
 ; 16x v170 = v42 >> 1
-%line 742+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 736+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm20, zmm9, 1
 ; 16x v172 = v43 >> 1
-%line 743+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm21, zmm10, 1
 ; v174 = v170 | v43
-%line 744+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 738+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm0, zmm20, zmm10
 ; v175 = ternlog(v175, v42, v172, 30)
-%line 746+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 740+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm0, zmm9, zmm21, 30
 ; v176 = ternlog(v176, v43, v175, 86)
-%line 748+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 742+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm21, zmm10, zmm0, 86
 ; v177 = ternlog(v177, v42, v175, 86)
-%line 750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 744+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm20, zmm9, zmm0, 86
 ; 16x v182 = v82 >> 1
-%line 751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 745+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm5, zmm13, 1
 ; 16x v184 = v83 >> 1
-%line 752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 746+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm24, zmm14, 1
 ; v186 = v182 | v83
-%line 753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 747+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm0, zmm5, zmm14
 ; v187 = ternlog(v187, v82, v184, 30)
-%line 755+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 749+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm0, zmm13, zmm24, 30
 ; v188 = ternlog(v188, v83, v187, 86)
-%line 757+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm24, zmm14, zmm0, 86
 ; v189 = ternlog(v189, v82, v187, 86)
-%line 759+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm5, zmm13, zmm0, 86
 ; 16x v194 = v138 >> 1
-%line 760+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 754+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm2, zmm6, 1
 ; 16x v196 = v139 >> 1
-%line 761+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 755+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm1, zmm11, 1
 ; v198 = v139 | v194
-%line 762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm0, zmm11, zmm2
 ; v199 = ternlog(v199, v138, v196, 30)
-%line 764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 758+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm0, zmm6, zmm1, 30
 ; v200 = ternlog(v200, v139, v199, 86)
-%line 766+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 760+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm1, zmm11, zmm0, 86
 ; v201 = ternlog(v201, v138, v199, 86)
-%line 768+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm2, zmm6, zmm0, 86
 ; v202 = v200 & mem512[MK15555555]
-%line 769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm0, zmm1, [rel MK15555555]
 ; v203 = v201 & mem512[MK15555555]
-%line 770+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm1, zmm2, [rel MK15555555]
 ; 16x v206 = v142 >> 1
-%line 771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 765+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm4, zmm12, 1
 ; 16x v208 = v143 >> 1
-%line 772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 766+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm3, zmm18, 1
 ; v210 = v143 | v206
-%line 773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 767+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm2, zmm18, zmm4
 ; v211 = ternlog(v211, v142, v208, 30)
-%line 775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm2, zmm12, zmm3, 30
 ; v212 = ternlog(v212, v143, v211, 86)
-%line 777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm3, zmm18, zmm2, 86
 ; v213 = ternlog(v213, v142, v211, 86)
-%line 779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm4, zmm12, zmm2, 86
 ; v214 = v212 & mem512[MK01455555]
-%line 780+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 774+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm2, zmm3, [rel MK01455555]
 ; v215 = v213 & mem512[MK01455555]
-%line 781+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm3, zmm4, [rel MK01455555]
 ; 16x v216 = v202 << 1
-%line 782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 776+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm0, zmm0, 1
 ; 16x v217 = v203 << 1
-%line 783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm1, zmm1, 1
 ; v218 = v216
-%line 784+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 778+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqa64 zmm4, zmm0
 ; v218 = ternlog(v218, v152, mem512[MK55555555], 248)
-%line 785+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm4, zmm17, [rel MK55555555], 248
 ; v219 = v217
-%line 786+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 780+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqa64 zmm17, zmm1
 ; v219 = ternlog(v219, v153, mem512[MK55555555], 248)
-%line 787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 781+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm17, zmm19, [rel MK55555555], 248
 ; 16x v220 = v166 << 1
-%line 788+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm19, zmm22, 1
 ; 16x v221 = v167 << 1
-%line 789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm22, zmm23, 1
 ; v222 = ternlog(v222, v188, mem512[MK05555555], 248)
-%line 791+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 785+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm19, zmm24, [rel MK05555555], 248
 ; v223 = ternlog(v223, v189, mem512[MK05555555], 248)
-%line 793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm22, zmm5, [rel MK05555555], 248
 ; 16x v224 = v214 << 1
-%line 794+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 788+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm5, zmm2, 1
 ; 16x v225 = v215 << 1
-%line 795+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm23, zmm3, 1
 ; v226 = ternlog(v226, v176, mem512[MK00555555], 248)
-%line 797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 791+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm5, zmm21, [rel MK00555555], 248
 ; v227 = ternlog(v227, v177, mem512[MK00555555], 248)
-%line 799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm23, zmm20, [rel MK00555555], 248
 ; v228 = v222 & mem512[MK0000000f]
-%line 800+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 794+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm0, zmm19, [rel MK0000000f]
 ; v229 = v223 & mem512[MK0000000f]
-%line 801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 795+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm1, zmm22, [rel MK0000000f]
 ; 16x v230 = v228 << 20
-%line 802+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 796+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm0, zmm0, 20
 ; 16x v231 = v229 << 20
-%line 803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm1, zmm1, 20
 ; v234 = v222 & mem512[MK000000f0]
-%line 804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm2, zmm19, [rel MK000000f0]
 ; v235 = v223 & mem512[MK000000f0]
-%line 805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm3, zmm22, [rel MK000000f0]
 ; 16x v236 = v234 << 24
-%line 806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 800+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm2, zmm2, 24
 ; 16x v237 = v235 << 24
-%line 807+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm3, zmm3, 24
 ; v238 = ternlog(v238, v230, v86, 254)
-%line 809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm2, zmm0, zmm15, 254
 ; v239 = ternlog(v239, v231, v87, 254)
-%line 811+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm3, zmm1, zmm16, 254
 ; v240 = v222 & mem512[MK0000ff00]
-%line 812+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm0, zmm19, [rel MK0000ff00]
 ; v241 = v223 & mem512[MK0000ff00]
-%line 813+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 807+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm1, zmm22, [rel MK0000ff00]
 ; 16x v242 = v240 << 16
-%line 814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 808+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm0, zmm0, 16
 ; 16x v243 = v241 << 16
-%line 815+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm15, zmm1, 16
 ; v244 = v242 | v42
-%line 816+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 810+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm16, zmm0, zmm9
 ; v246 = v222 & mem512[MK000f0000]
-%line 817+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 811+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm0, zmm19, [rel MK000f0000]
 ; v247 = v223 & mem512[MK000f0000]
-%line 818+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 812+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm1, zmm22, [rel MK000f0000]
 ; 16x v248 = v246 << 12
-%line 819+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 813+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm0, zmm0, 12
 ; 16x v249 = v247 << 12
-%line 820+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm20, zmm1, 12
 ; v250 = v248 | v82
-%line 821+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 815+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm21, zmm0, zmm13
 ; v252 = v222 & mem512[MK00100000]
-%line 822+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 816+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm0, zmm19, [rel MK00100000]
 ; v253 = v223 & mem512[MK00100000]
-%line 823+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 817+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm1, zmm22, [rel MK00100000]
 ; 16x v254 = v252 << 10
-%line 824+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 818+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm0, zmm0, 10
 ; 16x v255 = v253 << 10
-%line 825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 819+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm1, zmm1, 10
 ; v258 = v222 & mem512[MK00400000]
-%line 826+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 820+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm9, zmm19, [rel MK00400000]
 ; v259 = v223 & mem512[MK00400000]
-%line 827+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 821+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm13, zmm22, [rel MK00400000]
 ; 16x v260 = v258 << 9
-%line 828+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 822+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm24, zmm9, 9
 ; 16x v261 = v259 << 9
-%line 829+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 823+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm9, zmm13, 9
 ; v262 = ternlog(v262, v138, v254, 254)
-%line 831+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm24, zmm6, zmm0, 254
 ; v263 = ternlog(v263, v139, v255, 254)
-%line 833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 827+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm9, zmm11, zmm1, 254
 ; v264 = v222 & mem512[MK0f000000]
-%line 834+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 828+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm0, zmm19, [rel MK0f000000]
 ; v265 = v223 & mem512[MK0f000000]
-%line 835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 829+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm1, zmm22, [rel MK0f000000]
 ; 16x v266 = v264 << 2
-%line 836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 830+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm0, zmm0, 2
 ; 16x v267 = v265 << 2
-%line 837+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 831+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm1, zmm1, 2
 ; v268 = v142 | v266
-%line 838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 832+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm12, zmm12, zmm0
 ; v270 = v2 | v3
-%line 839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm0, zmm8, zmm7
 ; v271 = v238 | v239
-%line 840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 834+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm3, zmm2, zmm3
 ; v272 = ternlog(v272, v244, v43, 254)
-%line 842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm15, zmm16, zmm10, 254
 ; v273 = ternlog(v273, v250, v83, 254)
-%line 844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm20, zmm21, zmm14, 254
 ; v274 = v262 | v263
-%line 845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm6, zmm24, zmm9
 ; v275 = ternlog(v275, v268, v267, 254)
-%line 847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm18, zmm12, zmm1, 254
 ; v276 = v218 | v219
-%line 848+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm1, zmm4, zmm17
 ; v277 = v226 | v227
-%line 849+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 843+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm7, zmm5, zmm23
 ; v278 = unpacklo32(v270, v271)
-%line 850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckldq zmm9, zmm0, zmm3
 ; v279 = unpackhi32(v270, v271)
-%line 851+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhdq zmm0, zmm0, zmm3
 ; v280 = unpacklo32(v272, v273)
-%line 852+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckldq zmm3, zmm15, zmm20
 ; v281 = unpackhi32(v272, v273)
-%line 853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhdq zmm10, zmm15, zmm20
 ; v282 = unpacklo64(v278, v280)
-%line 854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 848+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpcklqdq zmm11, zmm9, zmm3
 ; v283 = unpackhi64(v278, v280)
-%line 855+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 849+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhqdq zmm3, zmm9, zmm3
 ; v284 = unpacklo64(v279, v281)
-%line 856+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpcklqdq zmm13, zmm0, zmm10
 ; v285 = unpackhi64(v279, v281)
-%line 857+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 851+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhqdq zmm14, zmm0, zmm10
 ; v286 = unpacklo32(v274, v275)
-%line 858+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 852+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckldq zmm0, zmm6, zmm18
 ; v287 = unpackhi32(v274, v275)
-%line 859+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhdq zmm6, zmm6, zmm18
 ; v288 = unpacklo32(v276, v277)
-%line 860+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckldq zmm9, zmm1, zmm7
 ; v289 = unpackhi32(v276, v277)
-%line 861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 855+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhdq zmm1, zmm1, zmm7
 ; v290 = unpacklo64(v286, v288)
-%line 862+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 856+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpcklqdq zmm7, zmm0, zmm9
 ; v291 = unpackhi64(v286, v288)
-%line 863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 857+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhqdq zmm0, zmm0, zmm9
 ; v292 = unpacklo64(v287, v289)
-%line 864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 858+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpcklqdq zmm9, zmm6, zmm1
 ; v293 = unpackhi64(v287, v289)
-%line 865+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 859+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhqdq zmm1, zmm6, zmm1
 ; v294 = shuffle128(v282, v290, 68)
-%line 866+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 860+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm6, zmm11, zmm7, 68
 ; v295 = shuffle128(v282, v290, 238)
-%line 867+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm7, zmm11, zmm7, 238
 ; v296 = shuffle128(v294, v294, 216)
-%line 868+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 862+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm6, zmm6, zmm6, 216
 ; v297 = shuffle128(v295, v295, 216)
-%line 869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm7, zmm7, zmm7, 216
 ; v298 = shuffle128(v283, v291, 68)
-%line 870+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm10, zmm3, zmm0, 68
 ; v299 = shuffle128(v283, v291, 238)
-%line 871+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 865+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm0, zmm3, zmm0, 238
 ; v300 = shuffle128(v298, v298, 216)
-%line 872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 866+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm3, zmm10, zmm10, 216
 ; v301 = shuffle128(v299, v299, 216)
-%line 873+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 867+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm0, zmm0, zmm0, 216
 ; v302 = shuffle128(v284, v292, 68)
-%line 874+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 868+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm10, zmm13, zmm9, 68
 ; v303 = shuffle128(v284, v292, 238)
-%line 875+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm9, zmm13, zmm9, 238
 ; v304 = shuffle128(v302, v302, 216)
-%line 876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 870+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm10, zmm10, zmm10, 216
 ; v305 = shuffle128(v303, v303, 216)
-%line 877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 871+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm9, zmm9, zmm9, 216
 ; v306 = shuffle128(v285, v293, 68)
-%line 878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm11, zmm14, zmm1, 68
 ; v307 = shuffle128(v285, v293, 238)
-%line 879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 873+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm1, zmm14, zmm1, 238
 ; v308 = shuffle128(v306, v306, 216)
-%line 880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 874+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm11, zmm11, zmm11, 216
 ; v309 = shuffle128(v307, v307, 216)
-%line 881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 875+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm1, zmm1, zmm1, 216
 ; mem512[pd + 512] = v296
-%line 882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 512], zmm6
 ; mem512[pd + 576] = v300
-%line 883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 576], zmm3
 ; mem512[pd + 640] = v304
-%line 884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 640], zmm10
 ; mem512[pd + 704] = v308
-%line 885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 704], zmm11
 ; mem512[pd + 768] = v297
-%line 886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 768], zmm7
 ; mem512[pd + 832] = v301
-%line 887+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 832], zmm0
 ; mem512[pd + 896] = v305
-%line 888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 896], zmm9
 ; mem512[pd + 960] = v309
-%line 889+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 960], zmm1
 ; v310 = unpacklo32(v2, v238)
-%line 890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckldq zmm0, zmm8, zmm2
 ; v311 = unpackhi32(v2, v238)
-%line 891+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhdq zmm1, zmm8, zmm2
 ; v312 = unpacklo32(v244, v250)
-%line 892+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckldq zmm2, zmm16, zmm21
 ; v313 = unpackhi32(v244, v250)
-%line 893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 887+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhdq zmm3, zmm16, zmm21
 ; v314 = unpacklo64(v310, v312)
-%line 894+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpcklqdq zmm6, zmm0, zmm2
 ; v315 = unpackhi64(v310, v312)
-%line 895+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 889+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhqdq zmm0, zmm0, zmm2
 ; v316 = unpacklo64(v311, v313)
-%line 896+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpcklqdq zmm2, zmm1, zmm3
 ; v317 = unpackhi64(v311, v313)
-%line 897+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 891+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhqdq zmm1, zmm1, zmm3
 ; v318 = unpacklo32(v262, v268)
-%line 898+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 892+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckldq zmm3, zmm24, zmm12
 ; v319 = unpackhi32(v262, v268)
-%line 899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhdq zmm7, zmm24, zmm12
 ; v320 = unpacklo32(v218, v226)
-%line 900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 894+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckldq zmm8, zmm4, zmm5
 ; v321 = unpackhi32(v218, v226)
-%line 901+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 895+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhdq zmm4, zmm4, zmm5
 ; v322 = unpacklo64(v318, v320)
-%line 902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 896+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpcklqdq zmm5, zmm3, zmm8
 ; v323 = unpackhi64(v318, v320)
-%line 903+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 897+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhqdq zmm3, zmm3, zmm8
 ; v324 = unpacklo64(v319, v321)
-%line 904+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 898+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpcklqdq zmm8, zmm7, zmm4
 ; v325 = unpackhi64(v319, v321)
-%line 905+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhqdq zmm4, zmm7, zmm4
 ; v326 = shuffle128(v314, v322, 68)
-%line 906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm7, zmm6, zmm5, 68
 ; v327 = shuffle128(v314, v322, 238)
-%line 907+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 901+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm5, zmm6, zmm5, 238
 ; v328 = shuffle128(v326, v326, 216)
-%line 908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm6, zmm7, zmm7, 216
 ; v329 = shuffle128(v327, v327, 216)
-%line 909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 903+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm5, zmm5, zmm5, 216
 ; v330 = shuffle128(v315, v323, 68)
-%line 910+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 904+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm7, zmm0, zmm3, 68
 ; v331 = shuffle128(v315, v323, 238)
-%line 911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 905+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm0, zmm0, zmm3, 238
 ; v332 = shuffle128(v330, v330, 216)
-%line 912+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm3, zmm7, zmm7, 216
 ; v333 = shuffle128(v331, v331, 216)
-%line 913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 907+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm0, zmm0, zmm0, 216
 ; v334 = shuffle128(v316, v324, 68)
-%line 914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm7, zmm2, zmm8, 68
 ; v335 = shuffle128(v316, v324, 238)
-%line 915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm2, zmm2, zmm8, 238
 ; v336 = shuffle128(v334, v334, 216)
-%line 916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 910+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm7, zmm7, zmm7, 216
 ; v337 = shuffle128(v335, v335, 216)
-%line 917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm2, zmm2, zmm2, 216
 ; v338 = shuffle128(v317, v325, 68)
-%line 918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 912+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm8, zmm1, zmm4, 68
 ; v339 = shuffle128(v317, v325, 238)
-%line 919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm1, zmm1, zmm4, 238
 ; v340 = shuffle128(v338, v338, 216)
-%line 920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm4, zmm8, zmm8, 216
 ; v341 = shuffle128(v339, v339, 216)
-%line 921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm1, zmm1, zmm1, 216
 ; mem512[pd + 4608] = v328
-%line 922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 4608], zmm6
 ; mem512[pd + 4672] = v332
-%line 923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 4672], zmm3
 ; mem512[pd + 4736] = v336
-%line 924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 4736], zmm7
 ; mem512[pd + 4800] = v340
-%line 925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 4800], zmm4
 ; mem512[pd + 4864] = v329
-%line 926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 4864], zmm5
 ; mem512[pd + 4928] = v333
-%line 927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 4928], zmm0
 ; mem512[pd + 4992] = v337
-%line 928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 4992], zmm2
 ; mem512[pd + 5056] = v341
-%line 929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 5056], zmm1
 ; q += 64
-%line 930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	add r11, 64
 ; pd += 512
-%line 931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	add rax, 512
 ; t0 = pd + 256
-%line 932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	lea r8, [rax + 256]
 ; =? cnt - 3
-%line 933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	cmp r9, 3
 ; pd = t0 if =
-%line 934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	cmove rax, r8
 ; =? cnt -= 1
-%line 935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	sub r9, 1
 ; goto evloop if !=
-%line 936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	jne .Levloop
 ; mb = 0
-%line 937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov r8, 0
 ; pc = w
-%line 938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov rax, r10
 	mov r9, rax
 align 32
 .Lbloop:
 ; i0 = mb
-%line 940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov r11, r8
 ; i0 -= 23
-%line 941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	sub r11, 23
 ; t0 = 0
-%line 942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov r10, 0
 ; signed<? i0 - 0
-%line 943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	cmp r11, 0
 ; i0 = t0 if signed<
-%line 944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	cmovl r11, r10
 ; i1 = mb + 3
-%line 945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	lea rsi, [r8 + 3]
 ; t0 = 23
-%line 946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov r10, 23
 ; signed>? i1 - 23
-%line 947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	cmp rsi, 23
 ; i1 = t0 if signed>
-%line 948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	cmovg rsi, r10
 ; cnt = i1 - i0
-%line 949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	sub rsi, r11
 ; cnt += 1
-%line 950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	add rsi, 1
 ; cnt |= 1
-%line 951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	or rsi, 1
 ; pb = mb - i0
-%line 952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov r10, r8
 	sub r10, r11
 ; pb <<= 5
-%line 953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	shl r10, 5
 ; pb += w
-%line 954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	add r10, rax
 ; pa <<= 5
-%line 956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	shl r11, 5
 ; pa += w
-%line 957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	add r11, rax
 ; 2x anz = mem256[pa + 512]
-%line 958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vbroadcasti64x4 zmm0, [r11 + 512]
 ; 2x as = mem256[pa + 4608]
-%line 959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vbroadcasti64x4 zmm1, [r11 + 4608]
-; acc0l = anz & mem512[pb + 1792]
-%line 960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; acc0n = anz & mem512[pb + 1792]
+%line 954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm2, zmm0, [r10 + 1792]
-; acc0h = mem512[pb + 5888]
-%line 961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 zmm3, [r10 + 5888]
-; acc0h = ternlog(acc0h, acc0l, as, 72)
-%line 962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm2, zmm1, 72
-; acc0l = acc0l ^ acc0h
-%line 963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpxord zmm5, zmm2, zmm3
-; acc1l = anz & mem512[pb + 1856]
-%line 964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; acc0s = as ^ mem512[pb + 5888]
+%line 955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpxord zmm3, zmm1, [r10 + 5888]
+; acc1n = anz & mem512[pb + 1856]
+%line 956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm0, zmm0, [r10 + 1856]
-; acc1h = mem512[pb + 5952]
-%line 965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 zmm2, [r10 + 5952]
-; acc1h = ternlog(acc1h, acc1l, as, 72)
-%line 966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm0, zmm1, 72
-; acc1l = acc1l ^ acc1h
-%line 967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpxord zmm6, zmm0, zmm2
+; acc1s = as ^ mem512[pb + 5952]
+%line 957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpxord zmm1, zmm1, [r10 + 5952]
 ; pa += 32
-%line 968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	add r11, 32
 ; pb -= 32
-%line 969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	sub r10, 32
 ; cnt >>= 1
-%line 970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	shr rsi, 1
 ; =? cnt - 0
-%line 971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	cmp rsi, 0
 ; goto mdone if =
-%line 972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	je .Lmdone
 align 32
 .Lmloop:
 ; 2x anz = mem256[pa + 512]
-%line 974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vbroadcasti64x4 zmm7, [r11 + 512]
+%line 964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vbroadcasti64x4 zmm6, [r11 + 512]
 ; 2x as = mem256[pa + 4608]
-%line 975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vbroadcasti64x4 zmm8, [r11 + 4608]
+%line 965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vbroadcasti64x4 zmm7, [r11 + 4608]
 ; m0 = anz & mem512[pb + 1792]
-%line 976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm7, [r10 + 1792]
+%line 966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm4, zmm6, [r10 + 1792]
 ; m1 = as ^ mem512[pb + 5888]
-%line 977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpxord zmm1, zmm8, [r10 + 5888]
-; u = m1
-%line 978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm4, zmm1
-; u = ternlog(u, m0, acc0l, 72)
-%line 979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm4, zmm0, zmm5, 72
-; m1 = ternlog(m1, m0, acc0h, 132)
-%line 980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm0, zmm3, 132
-; acc0h = ternlog(acc0h, m0, u, 58)
-%line 981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm0, zmm4, 58
-; acc0l = ternlog(acc0l, m0, m1, 58)
-%line 982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm5, zmm0, zmm1, 58
+%line 967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpxord zmm5, zmm7, [r10 + 5888]
+; m1 = ternlog(m1, acc0s, acc0n, 150)
+%line 968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm5, zmm3, zmm2, 150
+; acc0s = ternlog(acc0s, m1, m0, 120)
+%line 969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm3, zmm5, zmm4, 120
+; acc0n = ternlog(acc0n, m1, m0, 218)
+%line 970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm2, zmm5, zmm4, 218
 ; m0 = anz & mem512[pb + 1856]
-%line 983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm7, [r10 + 1856]
+%line 971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm4, zmm6, [r10 + 1856]
 ; m1 = as ^ mem512[pb + 5952]
-%line 984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpxord zmm1, zmm8, [r10 + 5952]
-; u = m1
-%line 985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm4, zmm1
-; u = ternlog(u, m0, acc1l, 72)
-%line 986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm4, zmm0, zmm6, 72
-; m1 = ternlog(m1, m0, acc1h, 132)
-%line 987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm0, zmm2, 132
-; acc1h = ternlog(acc1h, m0, u, 58)
-%line 988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm0, zmm4, 58
-; acc1l = ternlog(acc1l, m0, m1, 58)
-%line 989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm6, zmm0, zmm1, 58
+%line 972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpxord zmm5, zmm7, [r10 + 5952]
+; m1 = ternlog(m1, acc1s, acc1n, 150)
+%line 973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm5, zmm1, zmm0, 150
+; acc1s = ternlog(acc1s, m1, m0, 120)
+%line 974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm1, zmm5, zmm4, 120
+; acc1n = ternlog(acc1n, m1, m0, 218)
+%line 975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm5, zmm4, 218
 ; 2x anz = mem256[pa + 544]
-%line 990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vbroadcasti64x4 zmm0, [r11 + 544]
+%line 976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vbroadcasti64x4 zmm4, [r11 + 544]
 ; 2x as = mem256[pa + 4640]
-%line 991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vbroadcasti64x4 zmm1, [r11 + 4640]
+%line 977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vbroadcasti64x4 zmm5, [r11 + 4640]
 ; m0 = anz & mem512[pb + 1760]
-%line 992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm4, zmm0, [r10 + 1760]
+%line 978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm6, zmm4, [r10 + 1760]
 ; m1 = as ^ mem512[pb + 5856]
-%line 993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpxord zmm7, zmm1, [r10 + 5856]
-; u = m1
-%line 994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm8, zmm7
-; u = ternlog(u, m0, acc0l, 72)
-%line 995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm8, zmm4, zmm5, 72
-; m1 = ternlog(m1, m0, acc0h, 132)
-%line 996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm7, zmm4, zmm3, 132
-; acc0h = ternlog(acc0h, m0, u, 58)
-%line 997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm4, zmm8, 58
-; acc0l = ternlog(acc0l, m0, m1, 58)
-%line 998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm5, zmm4, zmm7, 58
+%line 979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpxord zmm7, zmm5, [r10 + 5856]
+; m1 = ternlog(m1, acc0s, acc0n, 150)
+%line 980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm7, zmm3, zmm2, 150
+; acc0s = ternlog(acc0s, m1, m0, 120)
+%line 981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm3, zmm7, zmm6, 120
+; acc0n = ternlog(acc0n, m1, m0, 218)
+%line 982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm2, zmm7, zmm6, 218
 ; m0 = anz & mem512[pb + 1824]
-%line 999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm0, [r10 + 1824]
+%line 983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm4, zmm4, [r10 + 1824]
 ; m1 = as ^ mem512[pb + 5920]
-%line 1000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpxord zmm1, zmm1, [r10 + 5920]
-; u = m1
-%line 1001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm4, zmm1
-; u = ternlog(u, m0, acc1l, 72)
-%line 1002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm4, zmm0, zmm6, 72
-; m1 = ternlog(m1, m0, acc1h, 132)
-%line 1003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm0, zmm2, 132
-; acc1h = ternlog(acc1h, m0, u, 58)
-%line 1004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm0, zmm4, 58
-; acc1l = ternlog(acc1l, m0, m1, 58)
-%line 1005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm6, zmm0, zmm1, 58
+%line 984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpxord zmm5, zmm5, [r10 + 5920]
+; m1 = ternlog(m1, acc1s, acc1n, 150)
+%line 985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm5, zmm1, zmm0, 150
+; acc1s = ternlog(acc1s, m1, m0, 120)
+%line 986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm1, zmm5, zmm4, 120
+; acc1n = ternlog(acc1n, m1, m0, 218)
+%line 987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm5, zmm4, 218
 ; pa += 64
-%line 1006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	add r11, 64
 ; pb -= 64
-%line 1007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	sub r10, 64
 ; =? cnt -= 1
-%line 1008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	sub rsi, 1
 ; goto mloop if !=
-%line 1009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	jne .Lmloop
 .Lmdone:
-; mem512[pc + 3072] = acc0h
-%line 1011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; m1 = acc0n & acc0s
+%line 993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm3, zmm2, zmm3
+; m0 = acc0n ^ m1
+%line 994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpxord zmm2, zmm2, zmm3
+; mem512[pc + 3072] = m1
+%line 995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [r9 + 3072], zmm3
-; mem512[pc + 7168] = acc0l
-%line 1012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [r9 + 7168], zmm5
-; mem512[pc + 3136] = acc1h
-%line 1013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [r9 + 3136], zmm2
-; mem512[pc + 7232] = acc1l
-%line 1014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [r9 + 7232], zmm6
+; mem512[pc + 7168] = m0
+%line 996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqu64 [r9 + 7168], zmm2
+; m1 = acc1n & acc1s
+%line 997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm1, zmm0, zmm1
+; m0 = acc1n ^ m1
+%line 998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpxord zmm0, zmm0, zmm1
+; mem512[pc + 3136] = m1
+%line 999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqu64 [r9 + 3136], zmm1
+; mem512[pc + 7232] = m0
+%line 1000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqu64 [r9 + 7232], zmm0
 ; pc += 128
-%line 1015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	add r9, 128
 ; mb += 4
-%line 1016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	add r8, 4
 ; unsigned<? mb - 48
-%line 1017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	cmp r8, 48
 ; goto bloop if unsigned<
-%line 1018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	jb .Lbloop
 ; v342 = 0
-%line 1019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord zmm0, zmm0, zmm0
 ; mem512[w + 8896] = v342
-%line 1020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 8896], zmm0
 ; mem512[w + 9728] = v342
-%line 1021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 9728], zmm0
 ; pc = w
-%line 1022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov r8, rax
 ; cnt = 3
-%line 1024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov r10, rax
 	mov r9, 3
 align 32
 .Liloop:
 ; v343 = mem512[pc + 3072]
-%line 1026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 zmm0, [r8 + 3072]
 ; v344 = mem512[pc + 3136]
-%line 1027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 zmm1, [r8 + 3136]
 ; v345 = mem512[pc + 3200]
-%line 1028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 zmm2, [r8 + 3200]
 ; v346 = mem512[pc + 3264]
-%line 1029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 zmm3, [r8 + 3264]
 ; v347 = mem512[pc + 3328]
-%line 1030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 zmm4, [r8 + 3328]
 ; v348 = mem512[pc + 3392]
-%line 1031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 zmm5, [r8 + 3392]
 ; v349 = mem512[pc + 3456]
-%line 1032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 zmm6, [r8 + 3456]
 ; v350 = mem512[pc + 3520]
-%line 1033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 zmm7, [r8 + 3520]
 ; v351 = shuffle128(v343, v343, 216)
-%line 1034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm0, zmm0, zmm0, 216
 ; v352 = shuffle128(v347, v347, 216)
-%line 1035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm4, zmm4, zmm4, 216
 ; v353 = shuffle128(v351, v352, 68)
-%line 1036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm8, zmm0, zmm4, 68
 ; v354 = shuffle128(v351, v352, 238)
-%line 1037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm0, zmm0, zmm4, 238
 ; v355 = shuffle128(v344, v344, 216)
-%line 1038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm1, zmm1, zmm1, 216
 ; v356 = shuffle128(v348, v348, 216)
-%line 1039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm4, zmm5, zmm5, 216
 ; v357 = shuffle128(v355, v356, 68)
-%line 1040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm5, zmm1, zmm4, 68
 ; v358 = shuffle128(v355, v356, 238)
-%line 1041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm1, zmm1, zmm4, 238
 ; v359 = shuffle128(v345, v345, 216)
-%line 1042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm2, zmm2, zmm2, 216
 ; v360 = shuffle128(v349, v349, 216)
-%line 1043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm4, zmm6, zmm6, 216
 ; v361 = shuffle128(v359, v360, 68)
-%line 1044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm6, zmm2, zmm4, 68
 ; v362 = shuffle128(v359, v360, 238)
-%line 1045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm2, zmm2, zmm4, 238
 ; v363 = shuffle128(v346, v346, 216)
-%line 1046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm3, zmm3, zmm3, 216
 ; v364 = shuffle128(v350, v350, 216)
-%line 1047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm4, zmm7, zmm7, 216
 ; v365 = shuffle128(v363, v364, 68)
-%line 1048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm7, zmm3, zmm4, 68
 ; v366 = shuffle128(v363, v364, 238)
-%line 1049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm3, zmm3, zmm4, 238
 ; v367 = unpacklo32(v353, v357)
-%line 1050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckldq zmm4, zmm8, zmm5
 ; v368 = unpackhi32(v353, v357)
-%line 1051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhdq zmm5, zmm8, zmm5
 ; v369 = unpacklo32(v361, v365)
-%line 1052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckldq zmm8, zmm6, zmm7
 ; v370 = unpackhi32(v361, v365)
-%line 1053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhdq zmm6, zmm6, zmm7
 ; v371 = unpacklo64(v367, v369)
-%line 1054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpcklqdq zmm9, zmm4, zmm8
 ; v372 = unpackhi64(v367, v369)
-%line 1055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhqdq zmm11, zmm4, zmm8
 ; v373 = unpacklo64(v368, v370)
-%line 1056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpcklqdq zmm10, zmm5, zmm6
 ; v374 = unpackhi64(v368, v370)
-%line 1057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhqdq zmm12, zmm5, zmm6
 ; v375 = unpacklo32(v354, v358)
-%line 1058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckldq zmm4, zmm0, zmm1
 ; v376 = unpackhi32(v354, v358)
-%line 1059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhdq zmm0, zmm0, zmm1
 ; v377 = unpacklo32(v362, v366)
-%line 1060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckldq zmm1, zmm2, zmm3
 ; v378 = unpackhi32(v362, v366)
-%line 1061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhdq zmm2, zmm2, zmm3
 ; v379 = unpacklo64(v375, v377)
-%line 1062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpcklqdq zmm13, zmm4, zmm1
 ; v380 = unpackhi64(v375, v377)
-%line 1063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhqdq zmm14, zmm4, zmm1
 ; v381 = unpacklo64(v376, v378)
-%line 1064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpcklqdq zmm15, zmm0, zmm2
 ; v382 = unpackhi64(v376, v378)
-%line 1065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhqdq zmm16, zmm0, zmm2
 ; v383 = mem512[pc + 7168]
-%line 1066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 zmm0, [r8 + 7168]
 ; v384 = mem512[pc + 7232]
-%line 1067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 zmm1, [r8 + 7232]
 ; v385 = mem512[pc + 7296]
-%line 1068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 zmm2, [r8 + 7296]
 ; v386 = mem512[pc + 7360]
-%line 1069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 zmm3, [r8 + 7360]
 ; v387 = mem512[pc + 7424]
-%line 1070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 zmm4, [r8 + 7424]
 ; v388 = mem512[pc + 7488]
-%line 1071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 zmm5, [r8 + 7488]
 ; v389 = mem512[pc + 7552]
-%line 1072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 zmm6, [r8 + 7552]
 ; v390 = mem512[pc + 7616]
-%line 1073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 zmm7, [r8 + 7616]
 ; v391 = shuffle128(v383, v383, 216)
-%line 1074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm0, zmm0, zmm0, 216
 ; v392 = shuffle128(v387, v387, 216)
-%line 1075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm4, zmm4, zmm4, 216
 ; v393 = shuffle128(v391, v392, 68)
-%line 1076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm8, zmm0, zmm4, 68
 ; v394 = shuffle128(v391, v392, 238)
-%line 1077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm17, zmm0, zmm4, 238
 ; v395 = shuffle128(v384, v384, 216)
-%line 1078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm0, zmm1, zmm1, 216
 ; v396 = shuffle128(v388, v388, 216)
-%line 1079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm1, zmm5, zmm5, 216
 ; v397 = shuffle128(v395, v396, 68)
-%line 1080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm4, zmm0, zmm1, 68
 ; v398 = shuffle128(v395, v396, 238)
-%line 1081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm18, zmm0, zmm1, 238
 ; v399 = shuffle128(v385, v385, 216)
-%line 1082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm0, zmm2, zmm2, 216
 ; v400 = shuffle128(v389, v389, 216)
-%line 1083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm1, zmm6, zmm6, 216
 ; v401 = shuffle128(v399, v400, 68)
-%line 1084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm2, zmm0, zmm1, 68
 ; v402 = shuffle128(v399, v400, 238)
-%line 1085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm0, zmm0, zmm1, 238
 ; v403 = shuffle128(v386, v386, 216)
-%line 1086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm1, zmm3, zmm3, 216
 ; v404 = shuffle128(v390, v390, 216)
-%line 1087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm3, zmm7, zmm7, 216
 ; v405 = shuffle128(v403, v404, 68)
-%line 1088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm5, zmm1, zmm3, 68
 ; v406 = shuffle128(v403, v404, 238)
-%line 1089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vshufi32x4 zmm1, zmm1, zmm3, 238
 ; v407 = unpacklo32(v393, v397)
-%line 1090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckldq zmm3, zmm8, zmm4
 ; v408 = unpackhi32(v393, v397)
-%line 1091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhdq zmm4, zmm8, zmm4
 ; v409 = unpacklo32(v401, v405)
-%line 1092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckldq zmm6, zmm2, zmm5
 ; v410 = unpackhi32(v401, v405)
-%line 1093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhdq zmm2, zmm2, zmm5
 ; v411 = unpacklo64(v407, v409)
-%line 1094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpcklqdq zmm5, zmm3, zmm6
 ; v412 = unpackhi64(v407, v409)
-%line 1095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhqdq zmm7, zmm3, zmm6
 ; v413 = unpacklo64(v408, v410)
-%line 1096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpcklqdq zmm6, zmm4, zmm2
 ; v414 = unpackhi64(v408, v410)
-%line 1097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhqdq zmm8, zmm4, zmm2
 ; v415 = unpacklo32(v394, v398)
-%line 1098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckldq zmm2, zmm17, zmm18
 ; v416 = unpackhi32(v394, v398)
-%line 1099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhdq zmm3, zmm17, zmm18
 ; v417 = unpacklo32(v402, v406)
-%line 1100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckldq zmm4, zmm0, zmm1
 ; v418 = unpackhi32(v402, v406)
-%line 1101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhdq zmm0, zmm0, zmm1
 ; v419 = unpacklo64(v415, v417)
-%line 1102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpcklqdq zmm17, zmm2, zmm4
 ; v420 = unpackhi64(v415, v417)
-%line 1103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhqdq zmm18, zmm2, zmm4
 ; v421 = unpacklo64(v416, v418)
-%line 1104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpcklqdq zmm19, zmm3, zmm0
 ; v422 = unpackhi64(v416, v418)
-%line 1105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckhqdq zmm20, zmm3, zmm0
 ; 16x v423 = v371 >> 1
-%line 1106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm0, zmm9, 1
 ; 16x v424 = v411 >> 1
-%line 1107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm1, zmm5, 1
 ; v425 = v411 | v421
-%line 1108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm3, zmm5, zmm19
 ; v426 = ternlog(v426, v381, v371, 30)
-%line 1110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm3, zmm15, zmm9, 30
 ; v427 = v421
-%line 1111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqa64 zmm4, zmm19
 ; v427 = ternlog(v427, v371, v426, 86)
-%line 1112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm4, zmm9, zmm3, 86
 ; v428 = ternlog(v428, v381, v411, 30)
-%line 1114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm3, zmm15, zmm5, 30
 ; v429 = v424 | v428
-%line 1115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord zmm2, zmm1, zmm3
 ; v430 = ternlog(v430, v427, v423, 30)
-%line 1117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm2, zmm4, zmm0, 30
 ; v431 = ternlog(v431, v423, v430, 86)
-%line 1119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm3, zmm0, zmm2, 86
 ; v432 = ternlog(v432, v424, v430, 86)
-%line 1121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm4, zmm1, zmm2, 86
 ; v433 = v423 & mem512[MK55555555]
-%line 1122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm21, zmm0, [rel MK55555555]
 ; v434 = v424 & mem512[MK55555555]
-%line 1123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm22, zmm1, [rel MK55555555]
-; v436 = v431 & mem512[MK55555555]
-%line 1124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v435 = v431 & mem512[MK55555555]
+%line 1110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpandd zmm0, zmm3, [rel MK55555555]
-; 16x v437 = v436 << 1
-%line 1125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v436 = v432 & mem512[MK55555555]
+%line 1111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm1, zmm4, [rel MK55555555]
+; 16x v439 = v435 << 1
+%line 1112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm0, zmm0, 1
-; v438 = v437
-%line 1126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm3, zmm0
-; v438 = ternlog(v438, v371, mem512[MK55555555], 248)
-%line 1127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm9, [rel MK55555555], 248
-; v440 = v432 & mem512[MK55555555]
-%line 1128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm4, [rel MK55555555]
-; 16x v441 = v440 << 1
-%line 1129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 1
-; v442 = v441
-%line 1130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm9, zmm0
-; v442 = ternlog(v442, v411, mem512[MK55555555], 248)
-%line 1131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm9, zmm5, [rel MK55555555], 248
-; 16x v443 = v372 >> 21
-%line 1132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm1, zmm11, 21
-; 16x v444 = v412 >> 21
-%line 1133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm2, zmm7, 21
-; 16x v445 = v372 >> 1
-%line 1134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm5, zmm11, 1
-; 16x v446 = v412 >> 1
-%line 1135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm4, zmm7, 1
-; v447 = v412 | v444
-%line 1136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm7, zmm2
-; v448 = ternlog(v448, v443, v372, 30)
-%line 1138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm1, zmm11, 30
-; v449 = ternlog(v449, v372, v448, 86)
-%line 1140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm11, zmm0, 86
-; v450 = ternlog(v450, v412, v448, 86)
-%line 1142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm7, zmm0, 86
-; v451 = v446 | v450
-%line 1143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm4, zmm1
-; v452 = ternlog(v452, v449, v445, 30)
-%line 1145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm2, zmm5, 30
-; v453 = ternlog(v453, v445, v452, 86)
-%line 1147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm5, zmm0, 86
-; v454 = ternlog(v454, v446, v452, 86)
-%line 1149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm4, zmm0, 86
-; v458 = v453 & mem512[MK00000005]
-%line 1150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm1, [rel MK00000005]
-; 16x v459 = v458 << 1
-%line 1151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm23, zmm0, 1
-; v460 = ternlog(v460, v372, mem512[MK00000005], 248)
-%line 1153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm23, zmm11, [rel MK00000005], 248
-; v462 = v454 & mem512[MK00000005]
-%line 1154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm2, [rel MK00000005]
-; 16x v463 = v462 << 1
-%line 1155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm24, zmm0, 1
-; v464 = ternlog(v464, v412, mem512[MK00000005], 248)
-%line 1157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm24, zmm7, [rel MK00000005], 248
-; 16x v465 = v372 >> 25
-%line 1158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm1, zmm11, 25
-; 16x v466 = v412 >> 25
-%line 1159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm2, zmm7, 25
-; v467 = v412 | v466
-%line 1160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm7, zmm2
-; v468 = ternlog(v468, v465, v372, 30)
-%line 1162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm1, zmm11, 30
-; v469 = ternlog(v469, v372, v468, 86)
-%line 1164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm11, zmm0, 86
-; v470 = ternlog(v470, v412, v468, 86)
-%line 1166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm7, zmm0, 86
-; v471 = v446 | v470
-%line 1167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm4, zmm1
-; v472 = ternlog(v472, v469, v445, 30)
-%line 1169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm2, zmm5, 30
-; v473 = ternlog(v473, v445, v472, 86)
-%line 1171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm5, zmm0, 86
-; v474 = ternlog(v474, v446, v472, 86)
-%line 1173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm4, zmm0, 86
-; v475 = v445 & mem512[MK00000050]
-%line 1174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm26, zmm5, [rel MK00000050]
-; v476 = v446 & mem512[MK00000050]
-%line 1175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm25, zmm4, [rel MK00000050]
-; v478 = v473 & mem512[MK00000050]
-%line 1176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm1, [rel MK00000050]
-; 16x v479 = v478 << 1
-%line 1177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm27, zmm0, 1
-; v480 = ternlog(v480, v372, mem512[MK00000050], 248)
-%line 1179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm27, zmm11, [rel MK00000050], 248
-; v482 = v474 & mem512[MK00000050]
-%line 1180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm2, [rel MK00000050]
-; 16x v483 = v482 << 1
-%line 1181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm28, zmm0, 1
-; v484 = ternlog(v484, v412, mem512[MK00000050], 248)
-%line 1183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm28, zmm7, [rel MK00000050], 248
-; v487 = ternlog(v487, v445, mem512[MK00000005], 248)
-%line 1185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm26, zmm5, [rel MK00000005], 248
-; v488 = ternlog(v488, v446, mem512[MK00000005], 248)
-%line 1187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm25, zmm4, [rel MK00000005], 248
-; 16x v489 = v373 >> 17
-%line 1188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm1, zmm10, 17
-; 16x v490 = v413 >> 17
-%line 1189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm2, zmm6, 17
-; v491 = v412 | v490
-%line 1190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm7, zmm2
-; v492 = ternlog(v492, v489, v372, 30)
-%line 1192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm1, zmm11, 30
-; v493 = ternlog(v493, v372, v492, 86)
-%line 1194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm11, zmm0, 86
-; v494 = ternlog(v494, v412, v492, 86)
-%line 1196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm7, zmm0, 86
-; v495 = v446 | v494
-%line 1197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm4, zmm1
-; v496 = ternlog(v496, v493, v445, 30)
-%line 1199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm2, zmm5, 30
-; v497 = ternlog(v497, v445, v496, 86)
-%line 1201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm5, zmm0, 86
-; v498 = ternlog(v498, v446, v496, 86)
-%line 1203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm4, zmm0, 86
-; v502 = v497 & mem512[MK00005500]
-%line 1204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm1, [rel MK00005500]
-; 16x v503 = v502 << 1
-%line 1205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 1
-; v504 = ternlog(v504, v372, mem512[MK00005500], 248)
-%line 1207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm11, [rel MK00005500], 248
-; v506 = v498 & mem512[MK00005500]
-%line 1208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm1, zmm2, [rel MK00005500]
-; 16x v507 = v506 << 1
-%line 1209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 16x v440 = v436 << 1
+%line 1113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm1, zmm1, 1
-; v508 = ternlog(v508, v412, mem512[MK00005500], 248)
-%line 1211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm7, [rel MK00005500], 248
-; v509 = v504
-%line 1212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm29, zmm0
-; v509 = ternlog(v509, v460, v480, 254)
-%line 1213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm29, zmm23, zmm27, 254
-; v510 = v508
-%line 1214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm23, zmm1
-; v510 = ternlog(v510, v464, v484, 254)
-%line 1215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm23, zmm24, zmm28, 254
-; v511 = ternlog(v511, v445, mem512[MK00005500], 248)
-%line 1217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm26, zmm5, [rel MK00005500], 248
-; v512 = ternlog(v512, v446, mem512[MK00005500], 248)
-%line 1219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm25, zmm4, [rel MK00005500], 248
-; 16x v513 = v374 >> 13
-%line 1220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm1, zmm12, 13
-; 16x v514 = v414 >> 13
-%line 1221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm2, zmm8, 13
-; v515 = v412 | v514
-%line 1222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm7, zmm2
-; v516 = ternlog(v516, v513, v372, 30)
-%line 1224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm1, zmm11, 30
-; v517 = ternlog(v517, v372, v516, 86)
-%line 1226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm11, zmm0, 86
-; v518 = ternlog(v518, v412, v516, 86)
-%line 1228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm7, zmm0, 86
-; v519 = v446 | v518
-%line 1229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm4, zmm1
-; v520 = ternlog(v520, v517, v445, 30)
-%line 1231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm2, zmm5, 30
-; v521 = ternlog(v521, v445, v520, 86)
-%line 1233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm5, zmm0, 86
-; v522 = ternlog(v522, v446, v520, 86)
-%line 1235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm4, zmm0, 86
-; v526 = v521 & mem512[MK00050000]
-%line 1236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm1, [rel MK00050000]
-; 16x v527 = v526 << 1
-%line 1237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm24, zmm0, 1
-; v528 = ternlog(v528, v372, mem512[MK00050000], 248)
-%line 1239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm24, zmm11, [rel MK00050000], 248
-; v530 = v522 & mem512[MK00050000]
-%line 1240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm2, [rel MK00050000]
-; 16x v531 = v530 << 1
-%line 1241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm27, zmm0, 1
-; v532 = ternlog(v532, v412, mem512[MK00050000], 248)
-%line 1243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm27, zmm7, [rel MK00050000], 248
-; v535 = ternlog(v535, v445, mem512[MK00050000], 248)
-%line 1245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm26, zmm5, [rel MK00050000], 248
-; v536 = ternlog(v536, v446, mem512[MK00050000], 248)
-%line 1247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm25, zmm4, [rel MK00050000], 248
-; 16x v537 = v380 >> 3
-%line 1248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm1, zmm14, 3
-; 16x v538 = v420 >> 3
-%line 1249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm2, zmm18, 3
-; v539 = v412 | v538
-%line 1250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm7, zmm2
-; v540 = ternlog(v540, v537, v372, 30)
-%line 1252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm1, zmm11, 30
-; v541 = ternlog(v541, v372, v540, 86)
-%line 1254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm11, zmm0, 86
-; v542 = ternlog(v542, v412, v540, 86)
-%line 1256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm7, zmm0, 86
-; v543 = v446 | v542
-%line 1257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm4, zmm1
-; v544 = ternlog(v544, v541, v445, 30)
-%line 1259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm2, zmm5, 30
-; v545 = ternlog(v545, v445, v544, 86)
-%line 1261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm5, zmm0, 86
-; v546 = ternlog(v546, v446, v544, 86)
-%line 1263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm4, zmm0, 86
-; v550 = v545 & mem512[MK05000000]
-%line 1264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm1, [rel MK05000000]
-; 16x v551 = v550 << 1
-%line 1265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 1
-; v552 = ternlog(v552, v372, mem512[MK05000000], 248)
-%line 1267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm11, [rel MK05000000], 248
-; v554 = v546 & mem512[MK05000000]
-%line 1268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm1, zmm2, [rel MK05000000]
-; 16x v555 = v554 << 1
-%line 1269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm1, zmm1, 1
-; v556 = ternlog(v556, v412, mem512[MK05000000], 248)
-%line 1271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm7, [rel MK05000000], 248
-; v557 = v552
-%line 1272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm28, zmm0
-; v557 = ternlog(v557, v509, v528, 254)
-%line 1273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm28, zmm29, zmm24, 254
-; v558 = v556
-%line 1274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm24, zmm1
-; v558 = ternlog(v558, v510, v532, 254)
-%line 1275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm24, zmm23, zmm27, 254
-; v559 = ternlog(v559, v445, mem512[MK05000000], 248)
-%line 1277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm26, zmm5, [rel MK05000000], 248
-; v560 = ternlog(v560, v446, mem512[MK05000000], 248)
-%line 1279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm25, zmm4, [rel MK05000000], 248
-; 16x v561 = v373 >> 1
-%line 1280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm0, zmm10, 1
-; 16x v562 = v413 >> 1
-%line 1281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm1, zmm6, 1
-; v563 = v413 | v422
-%line 1282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm4, zmm6, zmm20
-; v564 = ternlog(v564, v382, v373, 30)
-%line 1284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm4, zmm16, zmm10, 30
-; v565 = v422
-%line 1285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm5, zmm20
-; v565 = ternlog(v565, v373, v564, 86)
-%line 1286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm5, zmm10, zmm4, 86
-; v566 = ternlog(v566, v382, v413, 30)
-%line 1288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm4, zmm16, zmm6, 30
-; v567 = v562 | v566
-%line 1289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm2, zmm1, zmm4
-; v568 = ternlog(v568, v565, v561, 30)
-%line 1291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm5, zmm0, 30
-; v569 = ternlog(v569, v561, v568, 86)
-%line 1293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm4, zmm0, zmm2, 86
-; v570 = ternlog(v570, v562, v568, 86)
-%line 1295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm5, zmm1, zmm2, 86
-; v571 = v561 & mem512[MK00555555]
-%line 1296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm2, zmm0, [rel MK00555555]
-; v572 = v562 & mem512[MK00555555]
-%line 1297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm1, [rel MK00555555]
-; v574 = v569 & mem512[MK00555555]
-%line 1298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [rsp + 11136], zmm0
-	vpandd zmm0, zmm4, [rel MK00555555]
-; 16x v575 = v574 << 1
-%line 1299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 1
-; v576 = v575
-%line 1300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm23, zmm0
-; v576 = ternlog(v576, v373, mem512[MK00555555], 248)
-%line 1301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm23, zmm10, [rel MK00555555], 248
-; v578 = v570 & mem512[MK00555555]
-%line 1302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm5, [rel MK00555555]
-; 16x v579 = v578 << 1
-%line 1303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 1
-; v580 = v579
-%line 1304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v441 = v439
+%line 1114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqa64 zmm4, zmm0
-; v580 = ternlog(v580, v413, mem512[MK00555555], 248)
-%line 1305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm4, zmm6, [rel MK00555555], 248
-; 16x v581 = v372 >> 20
-%line 1306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm1, zmm11, 20
-; 16x v582 = v412 >> 20
-%line 1307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm29, zmm7, 20
-; 16x v583 = v374 >> 1
-%line 1308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm27, zmm12, 1
-; 16x v584 = v414 >> 1
-%line 1309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm5, zmm8, 1
-; v585 = v414 | v582
-%line 1310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm8, zmm29
-; v586 = ternlog(v586, v581, v374, 30)
-%line 1312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm1, zmm12, 30
-; v587 = ternlog(v587, v374, v586, 86)
-%line 1314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm29, zmm12, zmm0, 86
-; v588 = ternlog(v588, v414, v586, 86)
-%line 1316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm8, zmm0, 86
-; v589 = v584 | v588
-%line 1317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm5, zmm1
-; v590 = ternlog(v590, v587, v583, 30)
-%line 1319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm29, zmm27, 30
-; v591 = ternlog(v591, v583, v590, 86)
-%line 1321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm27, zmm0, 86
-; v592 = ternlog(v592, v584, v590, 86)
-%line 1323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm29, zmm5, zmm0, 86
-; v596 = v591 & mem512[MK00000005]
-%line 1324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm1, [rel MK00000005]
-; 16x v597 = v596 << 1
-%line 1325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 1
-; v598 = v597
-%line 1326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm1, zmm0
-; v598 = ternlog(v598, v374, mem512[MK00000005], 248)
-%line 1327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm12, [rel MK00000005], 248
-; v600 = v592 & mem512[MK00000005]
-%line 1328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm29, [rel MK00000005]
-; 16x v601 = v600 << 1
-%line 1329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 1
-; v602 = v601
-%line 1330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm29, zmm0
-; v602 = ternlog(v602, v414, mem512[MK00000005], 248)
-%line 1331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm29, zmm8, [rel MK00000005], 248
-; 16x v603 = v372 >> 24
-%line 1332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm11, zmm11, 24
-; 16x v604 = v412 >> 24
-%line 1333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm7, zmm7, 24
-; v605 = v414 | v604
-%line 1334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm8, zmm7
-; v606 = ternlog(v606, v603, v374, 30)
-%line 1336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm11, zmm12, 30
-; v607 = ternlog(v607, v374, v606, 86)
-%line 1338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm7, zmm12, zmm0, 86
-; v608 = ternlog(v608, v414, v606, 86)
-%line 1340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm11, zmm8, zmm0, 86
-; v609 = v584 | v608
-%line 1341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm5, zmm11
-; v610 = ternlog(v610, v607, v583, 30)
-%line 1343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm7, zmm27, 30
-; v611 = ternlog(v611, v583, v610, 86)
-%line 1345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm11, zmm27, zmm0, 86
-; v612 = ternlog(v612, v584, v610, 86)
-%line 1347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm7, zmm5, zmm0, 86
-; v613 = v583 & mem512[MK00000050]
-%line 1348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm31, zmm27, [rel MK00000050]
-; v614 = v584 & mem512[MK00000050]
-%line 1349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm30, zmm5, [rel MK00000050]
-; v616 = v611 & mem512[MK00000050]
-%line 1350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm11, [rel MK00000050]
-; 16x v617 = v616 << 1
-%line 1351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 1
-; v618 = v617
-%line 1352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm11, zmm0
-; v618 = ternlog(v618, v374, mem512[MK00000050], 248)
-%line 1353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm11, zmm12, [rel MK00000050], 248
-; v620 = v612 & mem512[MK00000050]
-%line 1354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm7, [rel MK00000050]
-; 16x v621 = v620 << 1
-%line 1355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 1
-; v622 = v621
-%line 1356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm7, zmm0
-; v622 = ternlog(v622, v414, mem512[MK00000050], 248)
-%line 1357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm7, zmm8, [rel MK00000050], 248
-; v625 = ternlog(v625, v583, mem512[MK00000005], 248)
-%line 1359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm31, zmm27, [rel MK00000005], 248
-; v626 = ternlog(v626, v584, mem512[MK00000005], 248)
-%line 1361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm30, zmm5, [rel MK00000005], 248
-; 16x v627 = v373 >> 16
-%line 1362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm10, zmm10, 16
-; 16x v628 = v413 >> 16
-%line 1363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm6, zmm6, 16
-; v629 = v414 | v628
-%line 1364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm8, zmm6
-; v630 = ternlog(v630, v627, v374, 30)
-%line 1366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm10, zmm12, 30
-; v631 = ternlog(v631, v374, v630, 86)
-%line 1368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm6, zmm12, zmm0, 86
-; v632 = ternlog(v632, v414, v630, 86)
-%line 1370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm10, zmm8, zmm0, 86
-; v633 = v584 | v632
-%line 1371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm5, zmm10
-; v634 = ternlog(v634, v631, v583, 30)
-%line 1373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm6, zmm27, 30
-; v635 = ternlog(v635, v583, v634, 86)
-%line 1375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm10, zmm27, zmm0, 86
-; v636 = ternlog(v636, v584, v634, 86)
-%line 1377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm6, zmm5, zmm0, 86
-; v640 = v635 & mem512[MK00005500]
-%line 1378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm10, [rel MK00005500]
-; 16x v641 = v640 << 1
-%line 1379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm10, zmm0, 1
-; v642 = ternlog(v642, v374, mem512[MK00005500], 248)
-%line 1381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm10, zmm12, [rel MK00005500], 248
-; v644 = v636 & mem512[MK00005500]
-%line 1382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm6, [rel MK00005500]
-; 16x v645 = v644 << 1
-%line 1383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 1
-; v646 = ternlog(v646, v414, mem512[MK00005500], 248)
-%line 1385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm8, [rel MK00005500], 248
-; v647 = ternlog(v647, v598, v618, 254)
-%line 1387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm10, zmm1, zmm11, 254
-; v648 = v646
-%line 1388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm6, zmm0
-; v648 = ternlog(v648, v602, v622, 254)
-%line 1389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm6, zmm29, zmm7, 254
-; v649 = ternlog(v649, v583, mem512[MK00005500], 248)
-%line 1391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm31, zmm27, [rel MK00005500], 248
-; v650 = ternlog(v650, v584, mem512[MK00005500], 248)
-%line 1393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm30, zmm5, [rel MK00005500], 248
-; 16x v651 = v374 >> 12
-%line 1394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm1, zmm12, 12
-; 16x v652 = v414 >> 12
-%line 1395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm7, zmm8, 12
-; v653 = v414 | v652
-%line 1396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm8, zmm7
-; v654 = ternlog(v654, v651, v374, 30)
-%line 1398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm1, zmm12, 30
-; v655 = ternlog(v655, v374, v654, 86)
-%line 1400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm7, zmm12, zmm0, 86
-; v656 = ternlog(v656, v414, v654, 86)
-%line 1402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm8, zmm0, 86
-; v657 = v584 | v656
-%line 1403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm5, zmm1
-; v658 = ternlog(v658, v655, v583, 30)
-%line 1405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm7, zmm27, 30
-; v659 = ternlog(v659, v583, v658, 86)
-%line 1407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm27, zmm0, 86
-; v660 = ternlog(v660, v584, v658, 86)
-%line 1409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm7, zmm5, zmm0, 86
-; v664 = v659 & mem512[MK00050000]
-%line 1410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm1, [rel MK00050000]
-; 16x v665 = v664 << 1
-%line 1411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 1
-; v666 = v665
-%line 1412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm1, zmm0
-; v666 = ternlog(v666, v374, mem512[MK00050000], 248)
-%line 1413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm12, [rel MK00050000], 248
-; v668 = v660 & mem512[MK00050000]
-%line 1414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm7, [rel MK00050000]
-; 16x v669 = v668 << 1
-%line 1415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 1
-; v670 = v669
-%line 1416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm11, zmm0
-; v670 = ternlog(v670, v414, mem512[MK00050000], 248)
-%line 1417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm11, zmm8, [rel MK00050000], 248
-; v673 = ternlog(v673, v583, mem512[MK00050000], 248)
-%line 1419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm31, zmm27, [rel MK00050000], 248
-; v674 = ternlog(v674, v584, mem512[MK00050000], 248)
-%line 1421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm30, zmm5, [rel MK00050000], 248
-; 16x v675 = v379 >> 10
-%line 1422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm7, zmm13, 10
-; 16x v676 = v419 >> 10
-%line 1423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm29, zmm17, 10
-; v677 = v414 | v676
-%line 1424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm8, zmm29
-; v678 = ternlog(v678, v675, v374, 30)
-%line 1426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm7, zmm12, 30
-; v679 = ternlog(v679, v374, v678, 86)
-%line 1428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm29, zmm12, zmm0, 86
-; v680 = ternlog(v680, v414, v678, 86)
-%line 1430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm7, zmm8, zmm0, 86
-; v681 = v584 | v680
-%line 1431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm5, zmm7
-; v682 = ternlog(v682, v679, v583, 30)
-%line 1433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm29, zmm27, 30
-; v683 = ternlog(v683, v583, v682, 86)
-%line 1435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm7, zmm27, zmm0, 86
-; v684 = ternlog(v684, v584, v682, 86)
-%line 1437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm29, zmm5, zmm0, 86
-; v688 = v683 & mem512[MK00100000]
-%line 1438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm7, [rel MK00100000]
-; 16x v689 = v688 << 1
-%line 1439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm7, zmm0, 1
-; v690 = ternlog(v690, v374, mem512[MK00100000], 248)
-%line 1441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm7, zmm12, [rel MK00100000], 248
-; v692 = v684 & mem512[MK00100000]
-%line 1442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm29, [rel MK00100000]
-; 16x v693 = v692 << 1
-%line 1443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 1
-; v694 = ternlog(v694, v414, mem512[MK00100000], 248)
-%line 1445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm8, [rel MK00100000], 248
-; v695 = ternlog(v695, v647, v666, 254)
-%line 1447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm7, zmm10, zmm1, 254
-; v696 = v694
-%line 1448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm10, zmm0
-; v696 = ternlog(v696, v648, v670, 254)
-%line 1449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm10, zmm6, zmm11, 254
-; v697 = ternlog(v697, v583, mem512[MK00100000], 248)
-%line 1451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm31, zmm27, [rel MK00100000], 248
-; v698 = ternlog(v698, v584, mem512[MK00100000], 248)
-%line 1453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm30, zmm5, [rel MK00100000], 248
-; 16x v699 = v379 >> 9
-%line 1454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm1, zmm13, 9
-; 16x v700 = v419 >> 9
-%line 1455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm6, zmm17, 9
-; v701 = v414 | v700
-%line 1456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm8, zmm6
-; v702 = ternlog(v702, v699, v374, 30)
-%line 1458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm1, zmm12, 30
-; v703 = ternlog(v703, v374, v702, 86)
-%line 1460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm6, zmm12, zmm0, 86
-; v704 = ternlog(v704, v414, v702, 86)
-%line 1462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm8, zmm0, 86
-; v705 = v584 | v704
-%line 1463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm5, zmm1
-; v706 = ternlog(v706, v703, v583, 30)
-%line 1465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm6, zmm27, 30
-; v707 = ternlog(v707, v583, v706, 86)
-%line 1467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm27, zmm0, 86
-; v708 = ternlog(v708, v584, v706, 86)
-%line 1469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm6, zmm5, zmm0, 86
-; v712 = v707 & mem512[MK00400000]
-%line 1470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm1, [rel MK00400000]
-; 16x v713 = v712 << 1
-%line 1471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 1
-; v714 = v713
-%line 1472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm1, zmm0
-; v714 = ternlog(v714, v374, mem512[MK00400000], 248)
-%line 1473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm12, [rel MK00400000], 248
-; v716 = v708 & mem512[MK00400000]
-%line 1474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm6, [rel MK00400000]
-; 16x v717 = v716 << 1
-%line 1475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 1
-; v718 = v717
-%line 1476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm11, zmm0
-; v718 = ternlog(v718, v414, mem512[MK00400000], 248)
-%line 1477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm11, zmm8, [rel MK00400000], 248
-; v721 = ternlog(v721, v583, mem512[MK00400000], 248)
-%line 1479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm31, zmm27, [rel MK00400000], 248
-; v722 = ternlog(v722, v584, mem512[MK00400000], 248)
-%line 1481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm30, zmm5, [rel MK00400000], 248
-; 16x v723 = v380 >> 2
-%line 1482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm6, zmm14, 2
-; 16x v724 = v420 >> 2
-%line 1483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm29, zmm18, 2
-; v725 = v414 | v724
-%line 1484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm8, zmm29
-; v726 = ternlog(v726, v723, v374, 30)
-%line 1486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm6, zmm12, 30
-; v727 = ternlog(v727, v374, v726, 86)
-%line 1488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm29, zmm12, zmm0, 86
-; v728 = ternlog(v728, v414, v726, 86)
-%line 1490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm6, zmm8, zmm0, 86
-; v729 = v584 | v728
-%line 1491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm5, zmm6
-; v730 = ternlog(v730, v727, v583, 30)
-%line 1493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm29, zmm27, 30
-; v731 = ternlog(v731, v583, v730, 86)
-%line 1495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm6, zmm27, zmm0, 86
-; v732 = ternlog(v732, v584, v730, 86)
-%line 1497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm29, zmm5, zmm0, 86
-; v736 = v731 & mem512[MK05000000]
-%line 1498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm6, [rel MK05000000]
-; 16x v737 = v736 << 1
-%line 1499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm6, zmm0, 1
-; v738 = ternlog(v738, v374, mem512[MK05000000], 248)
-%line 1501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm6, zmm12, [rel MK05000000], 248
-; v740 = v732 & mem512[MK05000000]
-%line 1502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm29, [rel MK05000000]
-; 16x v741 = v740 << 1
-%line 1503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 1
-; v742 = ternlog(v742, v414, mem512[MK05000000], 248)
-%line 1505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm8, [rel MK05000000], 248
-; v743 = ternlog(v743, v695, v714, 254)
-%line 1507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm6, zmm7, zmm1, 254
-; v744 = v742
-%line 1508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm8, zmm0
-; v744 = ternlog(v744, v696, v718, 254)
-%line 1509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm8, zmm10, zmm11, 254
-; v745 = ternlog(v745, v583, mem512[MK05000000], 248)
-%line 1511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm31, zmm27, [rel MK05000000], 248
-; v746 = ternlog(v746, v584, mem512[MK05000000], 248)
-%line 1513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm30, zmm5, [rel MK05000000], 248
-; 16x v747 = v381 >> 1
-%line 1514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm7, zmm15, 1
-; 16x v748 = v421 >> 1
-%line 1515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm10, zmm19, 1
-; 16x v749 = v379 >> 1
-%line 1516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm0, zmm13, 1
-; 16x v750 = v419 >> 1
-%line 1517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm1, zmm17, 1
-; v751 = v419 | v748
-%line 1518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm5, zmm17, zmm10
-; v752 = ternlog(v752, v747, v379, 30)
-%line 1520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm5, zmm7, zmm13, 30
-; v753 = ternlog(v753, v379, v752, 86)
-%line 1522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm10, zmm13, zmm5, 86
-; v754 = ternlog(v754, v419, v752, 86)
-%line 1524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm7, zmm17, zmm5, 86
-; v755 = v750 | v754
-%line 1525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm5, zmm1, zmm7
-; v756 = ternlog(v756, v753, v749, 30)
-%line 1527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm5, zmm10, zmm0, 30
-; v757 = ternlog(v757, v749, v756, 86)
-%line 1529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm7, zmm0, zmm5, 86
-; v758 = ternlog(v758, v750, v756, 86)
-%line 1531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm10, zmm1, zmm5, 86
-; v759 = v749 & mem512[MK15555555]
-%line 1532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm11, zmm0, [rel MK15555555]
-; v760 = v750 & mem512[MK15555555]
-%line 1533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm12, zmm1, [rel MK15555555]
-; v762 = v757 & mem512[MK15555555]
-%line 1534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm7, [rel MK15555555]
-; 16x v763 = v762 << 1
-%line 1535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 1
-; v764 = v763
-%line 1536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm15, zmm0
-; v764 = ternlog(v764, v379, mem512[MK15555555], 248)
-%line 1537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm15, zmm13, [rel MK15555555], 248
-; v766 = v758 & mem512[MK15555555]
-%line 1538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm10, [rel MK15555555]
-; 16x v767 = v766 << 1
-%line 1539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 1
-; v768 = v767
-%line 1540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm13, zmm0
-; v768 = ternlog(v768, v419, mem512[MK15555555], 248)
-%line 1541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm13, zmm17, [rel MK15555555], 248
-; 16x v769 = v382 >> 1
-%line 1542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm7, zmm16, 1
-; 16x v770 = v422 >> 1
-%line 1543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm10, zmm20, 1
-; 16x v771 = v380 >> 1
-%line 1544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm0, zmm14, 1
-; 16x v772 = v420 >> 1
-%line 1545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm1, zmm18, 1
-; v773 = v420 | v770
-%line 1546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm5, zmm18, zmm10
-; v774 = ternlog(v774, v769, v380, 30)
-%line 1548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm5, zmm7, zmm14, 30
-; v775 = ternlog(v775, v380, v774, 86)
-%line 1550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm10, zmm14, zmm5, 86
-; v776 = ternlog(v776, v420, v774, 86)
-%line 1552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm7, zmm18, zmm5, 86
-; v777 = v772 | v776
-%line 1553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm5, zmm1, zmm7
-; v778 = ternlog(v778, v775, v771, 30)
-%line 1555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm5, zmm10, zmm0, 30
-; v779 = ternlog(v779, v771, v778, 86)
-%line 1557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm7, zmm0, zmm5, 86
-; v780 = ternlog(v780, v772, v778, 86)
-%line 1559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm10, zmm1, zmm5, 86
-; v781 = v771 & mem512[MK01455555]
-%line 1560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm5, zmm0, [rel MK01455555]
-; v782 = v772 & mem512[MK01455555]
-%line 1561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm16, zmm1, [rel MK01455555]
-; v784 = v779 & mem512[MK01455555]
-%line 1562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm7, [rel MK01455555]
-; 16x v785 = v784 << 1
-%line 1563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 1
-; v786 = v785
-%line 1564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm17, zmm0
-; v786 = ternlog(v786, v380, mem512[MK01455555], 248)
-%line 1565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm17, zmm14, [rel MK01455555], 248
-; v788 = v780 & mem512[MK01455555]
-%line 1566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm10, [rel MK01455555]
-; 16x v789 = v788 << 1
-%line 1567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 1
-; v790 = v789
-%line 1568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm20, zmm0
-; v790 = ternlog(v790, v420, mem512[MK01455555], 248)
-%line 1569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm20, zmm18, [rel MK01455555], 248
-; 16x v791 = v438 >> 2
-%line 1570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm18, zmm3, 2
-; 16x v792 = v442 >> 2
-%line 1571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm7, zmm9, 2
-; 16x v793 = v433 >> 2
-%line 1572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm14, zmm21, 2
-; 16x v794 = v434 >> 2
-%line 1573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm10, zmm22, 2
-; v795 = v442 | v768
-%line 1574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm19, zmm9, zmm13
-; v796 = ternlog(v796, v764, v438, 30)
-%line 1576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm19, zmm15, zmm3, 30
-; v797 = v768
-%line 1577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm1, zmm13
-; v797 = ternlog(v797, v438, v796, 86)
-%line 1578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm3, zmm19, 86
-; v798 = ternlog(v798, v764, v442, 30)
-%line 1580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm19, zmm15, zmm9, 30
-; v799 = v434 | v792
-%line 1581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm22, zmm7
-; v800 = ternlog(v800, v433, v791, 30)
-%line 1583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm21, zmm18, 30
-; v801 = v434
-%line 1584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm27, zmm22
-; v801 = ternlog(v801, v791, v800, 86)
-%line 1585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm27, zmm18, zmm0, 86
-; v802 = v800
-%line 1586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm29, zmm0
-; v802 = ternlog(v802, v433, v792, 30)
-%line 1587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm29, zmm21, zmm7, 30
-; v803 = v798 | v801
-%line 1588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm19, zmm27
-; v804 = ternlog(v804, v797, v802, 30)
-%line 1590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm1, zmm29, 30
-; v805 = ternlog(v805, v802, v804, 86)
-%line 1592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm19, zmm29, zmm0, 86
-; v806 = ternlog(v806, v801, v804, 86)
-%line 1594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm27, zmm0, 86
-; v807 = v434 | v760
-%line 1595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm22, zmm12
-; v808 = ternlog(v808, v759, v433, 30)
-%line 1597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm11, zmm21, 30
-; v809 = v760
-%line 1598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm27, zmm12
-; v809 = ternlog(v809, v433, v808, 86)
-%line 1599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm27, zmm21, zmm0, 86
-; v810 = v808
-%line 1600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm29, zmm0
-; v810 = ternlog(v810, v759, v434, 30)
-%line 1601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm29, zmm11, zmm22, 30
-; v811 = v792 | v794
-%line 1602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm7, zmm10
-; v812 = ternlog(v812, v791, v793, 30)
-%line 1604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm18, zmm14, 30
-; v813 = ternlog(v813, v793, v812, 86)
-%line 1606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm7, zmm14, zmm0, 86
-; v814 = ternlog(v814, v794, v812, 86)
-%line 1608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm18, zmm10, zmm0, 86
-; v815 = v810 | v813
-%line 1609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm29, zmm7
-; v816 = ternlog(v816, v809, v814, 30)
-%line 1611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm27, zmm18, 30
-; v817 = ternlog(v817, v814, v816, 86)
-%line 1613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm29, zmm18, zmm0, 86
-; v818 = ternlog(v818, v813, v816, 86)
-%line 1615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm27, zmm7, zmm0, 86
-; v820 = v433 & mem512[MKcccccccc]
-%line 1616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm21, [rel MKcccccccc]
-; v821 = v820
-%line 1617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm7, zmm0
-; v821 = ternlog(v821, v817, mem512[MK33333333], 248)
-%line 1618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm7, zmm29, [rel MK33333333], 248
-; v823 = v434 & mem512[MKcccccccc]
-%line 1619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm22, [rel MKcccccccc]
-; v824 = v823
-%line 1620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm10, zmm0
-; v824 = ternlog(v824, v818, mem512[MK33333333], 248)
-%line 1621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm10, zmm27, [rel MK33333333], 248
-; v826 = v805 & mem512[MK33333333]
-%line 1622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm19, [rel MK33333333]
-; 16x v827 = v826 << 2
-%line 1623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 2
-; v828 = v827
-%line 1624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm14, zmm0
-; v828 = ternlog(v828, v438, mem512[MK33333333], 248)
-%line 1625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm14, zmm3, [rel MK33333333], 248
-; v830 = v806 & mem512[MK33333333]
-%line 1626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm1, [rel MK33333333]
-; 16x v831 = v830 << 2
-%line 1627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 2
-; v832 = v831
-%line 1628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm22, zmm0
-; v832 = ternlog(v832, v442, mem512[MK33333333], 248)
-%line 1629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm22, zmm9, [rel MK33333333], 248
-; 16x v833 = v557 >> 2
-%line 1630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm19, zmm28, 2
-; 16x v834 = v558 >> 2
-%line 1631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm1, zmm24, 2
-; 16x v835 = v559 >> 2
-%line 1632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm18, zmm26, 2
-; 16x v836 = v560 >> 2
-%line 1633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm9, zmm25, 2
-; v837 = v558 | v790
-%line 1634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm21, zmm24, zmm20
-; v838 = ternlog(v838, v786, v557, 30)
-%line 1636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm21, zmm17, zmm28, 30
-; v839 = v790
-%line 1637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm3, zmm20
-; v839 = ternlog(v839, v557, v838, 86)
-%line 1638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm28, zmm21, 86
-; v840 = ternlog(v840, v786, v558, 30)
-%line 1640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm21, zmm17, zmm24, 30
-; v841 = v560 | v834
-%line 1641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm25, zmm1
-; v842 = ternlog(v842, v559, v833, 30)
-%line 1643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm26, zmm19, 30
-; v843 = v560
-%line 1644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm27, zmm25
-; v843 = ternlog(v843, v833, v842, 86)
-%line 1645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm27, zmm19, zmm0, 86
-; v844 = v842
-%line 1646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm29, zmm0
-; v844 = ternlog(v844, v559, v834, 30)
-%line 1647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm29, zmm26, zmm1, 30
-; v845 = v840 | v843
-%line 1648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm21, zmm27
-; v846 = ternlog(v846, v839, v844, 30)
-%line 1650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm3, zmm29, 30
-; v847 = ternlog(v847, v844, v846, 86)
-%line 1652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm21, zmm29, zmm0, 86
-; v848 = ternlog(v848, v843, v846, 86)
-%line 1654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm27, zmm0, 86
-; v849 = v560 | v782
-%line 1655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm25, zmm16
-; v850 = ternlog(v850, v781, v559, 30)
-%line 1657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm5, zmm26, 30
-; v851 = v782
-%line 1658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm27, zmm16
-; v851 = ternlog(v851, v559, v850, 86)
-%line 1659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm27, zmm26, zmm0, 86
-; v852 = v850
-%line 1660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm29, zmm0
-; v852 = ternlog(v852, v781, v560, 30)
-%line 1661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm29, zmm5, zmm25, 30
-; v853 = v834 | v836
-%line 1662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm1, zmm9
-; v854 = ternlog(v854, v833, v835, 30)
-%line 1664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm19, zmm18, 30
-; v855 = ternlog(v855, v835, v854, 86)
-%line 1666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm18, zmm0, 86
-; v856 = ternlog(v856, v836, v854, 86)
-%line 1668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm19, zmm9, zmm0, 86
-; v857 = v852 | v855
-%line 1669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm29, zmm1
-; v858 = ternlog(v858, v851, v856, 30)
-%line 1671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm27, zmm19, 30
-; v859 = ternlog(v859, v856, v858, 86)
-%line 1673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm29, zmm19, zmm0, 86
-; v860 = ternlog(v860, v855, v858, 86)
-%line 1675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm27, zmm1, zmm0, 86
-; v862 = v559 & mem512[MK0c0ccccc]
-%line 1676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm26, [rel MK0c0ccccc]
-; v863 = v862
-%line 1677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm9, zmm0
-; v863 = ternlog(v863, v859, mem512[MK03033333], 248)
-%line 1678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm9, zmm29, [rel MK03033333], 248
-; v865 = v560 & mem512[MK0c0ccccc]
-%line 1679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm25, [rel MK0c0ccccc]
-; v866 = v865
-%line 1680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm18, zmm0
-; v866 = ternlog(v866, v860, mem512[MK03033333], 248)
-%line 1681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm18, zmm27, [rel MK03033333], 248
-; v868 = v847 & mem512[MK03033333]
-%line 1682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm21, [rel MK03033333]
-; 16x v869 = v868 << 2
-%line 1683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 2
-; v870 = v869
-%line 1684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm19, zmm0
-; v870 = ternlog(v870, v557, mem512[MK03033333], 248)
-%line 1685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm19, zmm28, [rel MK03033333], 248
-; v872 = v848 & mem512[MK03033333]
-%line 1686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm3, [rel MK03033333]
-; 16x v873 = v872 << 2
-%line 1687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 2
-; v874 = v873
-%line 1688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm21, zmm0
-; v874 = ternlog(v874, v558, mem512[MK03033333], 248)
-%line 1689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm21, zmm24, [rel MK03033333], 248
-; 16x v875 = v786 >> 2
-%line 1690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm0, zmm17, 2
-; 16x v876 = v790 >> 2
-%line 1691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm17, zmm20, 2
-; 16x v877 = v576 >> 2
-%line 1692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm20, zmm23, 2
-; 16x v878 = v580 >> 2
-%line 1693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm24, zmm4, 2
-; 16x v879 = v781 >> 2
-%line 1694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm3, zmm5, 2
-; 16x v880 = v782 >> 2
-%line 1695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm26, zmm16, 2
-; 16x v881 = v571 >> 2
-%line 1696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm25, zmm2, 2
-; 16x v882 = v572 >> 2
-%line 1697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 zmm16, [rsp + 11136]
-	vpsrld zmm5, zmm16, 2
-; v883 = v580 | v876
-%line 1698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm1, zmm4, zmm17
-; v884 = ternlog(v884, v875, v576, 30)
-%line 1700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm0, zmm23, 30
-; v885 = ternlog(v885, v576, v884, 86)
-%line 1702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm17, zmm23, zmm1, 86
-; v886 = ternlog(v886, v580, v884, 86)
-%line 1704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm4, zmm1, 86
-; v887 = v572 | v878
-%line 1705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm1, zmm16, zmm24
-; v888 = ternlog(v888, v571, v877, 30)
-%line 1707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm2, zmm20, 30
-; v889 = v572
-%line 1708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm27, zmm16
-; v889 = ternlog(v889, v877, v888, 86)
-%line 1709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm27, zmm20, zmm1, 86
-; v890 = ternlog(v890, v571, v878, 30)
-%line 1711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm2, zmm24, 30
-; v891 = v886 | v889
-%line 1712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm29, zmm0, zmm27
-; v892 = ternlog(v892, v885, v890, 30)
-%line 1714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm29, zmm17, zmm1, 30
-; v893 = v886
-%line 1715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm28, zmm0
-; v893 = ternlog(v893, v890, v892, 86)
-%line 1716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm28, zmm1, zmm29, 86
-; v894 = ternlog(v894, v889, v892, 86)
-%line 1718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm17, zmm27, zmm29, 86
-; v895 = v572 | v880
-%line 1719+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm16, zmm26
-; v896 = ternlog(v896, v879, v571, 30)
-%line 1721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm3, zmm2, 30
-; v897 = ternlog(v897, v571, v896, 86)
-%line 1723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm26, zmm2, zmm0, 86
-; v898 = ternlog(v898, v572, v896, 86)
-%line 1725+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm16, zmm0, 86
-; v899 = v878 | v882
-%line 1726+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm24, zmm5
-; v900 = ternlog(v900, v877, v881, 30)
-%line 1728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm20, zmm25, 30
-; v901 = ternlog(v901, v881, v900, 86)
-%line 1730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm24, zmm25, zmm0, 86
-; v902 = ternlog(v902, v882, v900, 86)
-%line 1732+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm20, zmm5, zmm0, 86
-; v903 = v898 | v901
-%line 1733+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm3, zmm24
-; v904 = ternlog(v904, v897, v902, 30)
-%line 1735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm26, zmm20, 30
-; v905 = ternlog(v905, v902, v904, 86)
-%line 1737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm20, zmm0, 86
-; v906 = ternlog(v906, v901, v904, 86)
-%line 1739+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm26, zmm24, zmm0, 86
-; v908 = v571 & mem512[MK00cccccc]
-%line 1740+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm2, [rel MK00cccccc]
-; v909 = v908
-%line 1741+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm5, zmm0
-; v909 = ternlog(v909, v905, mem512[MK00333333], 248)
-%line 1742+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm5, zmm3, [rel MK00333333], 248
-; v911 = v572 & mem512[MK00cccccc]
-%line 1743+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm16, [rel MK00cccccc]
-; v912 = v911
-%line 1744+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm16, zmm0
-; v912 = ternlog(v912, v906, mem512[MK00333333], 248)
-%line 1745+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm16, zmm26, [rel MK00333333], 248
-; v914 = v893 & mem512[MK00333333]
-%line 1746+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm28, [rel MK00333333]
-; 16x v915 = v914 << 2
-%line 1747+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 2
-; v916 = v915
-%line 1748+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm20, zmm0
-; v916 = ternlog(v916, v576, mem512[MK00333333], 248)
-%line 1749+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm20, zmm23, [rel MK00333333], 248
-; v918 = v894 & mem512[MK00333333]
-%line 1750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm17, [rel MK00333333]
-; 16x v919 = v918 << 2
-%line 1751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 2
-; v920 = v919
-%line 1752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm17, zmm0
-; v920 = ternlog(v920, v580, mem512[MK00333333], 248)
-%line 1753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm17, zmm4, [rel MK00333333], 248
-; 16x v921 = v764 >> 2
-%line 1754+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm15, zmm15, 2
-; 16x v922 = v768 >> 2
-%line 1755+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm23, zmm13, 2
-; 16x v923 = v743 >> 2
-%line 1756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm24, zmm6, 2
-; 16x v924 = v744 >> 2
-%line 1757+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm13, zmm8, 2
-; 16x v925 = v759 >> 2
-%line 1758+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm11, zmm11, 2
-; 16x v926 = v760 >> 2
-%line 1759+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm12, zmm12, 2
-; 16x v927 = v745 >> 2
-%line 1760+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm0, zmm31, 2
-; 16x v928 = v746 >> 2
-%line 1761+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm1, zmm30, 2
-; v929 = v744 | v922
-%line 1762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm2, zmm8, zmm23
-; v930 = ternlog(v930, v921, v743, 30)
-%line 1764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm15, zmm6, 30
-; v931 = ternlog(v931, v743, v930, 86)
-%line 1766+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm23, zmm6, zmm2, 86
-; v932 = ternlog(v932, v744, v930, 86)
-%line 1768+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm15, zmm8, zmm2, 86
-; v933 = v746 | v924
-%line 1769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm3, zmm30, zmm13
-; v934 = ternlog(v934, v745, v923, 30)
-%line 1771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm31, zmm24, 30
-; v935 = v746
-%line 1772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm2, zmm30
-; v935 = ternlog(v935, v923, v934, 86)
-%line 1773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm24, zmm3, 86
-; v936 = ternlog(v936, v745, v924, 30)
-%line 1775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm31, zmm13, 30
-; v937 = v932 | v935
-%line 1776+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm4, zmm15, zmm2
-; v938 = ternlog(v938, v931, v936, 30)
-%line 1778+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm4, zmm23, zmm3, 30
-; v939 = ternlog(v939, v936, v938, 86)
-%line 1780+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm15, zmm3, zmm4, 86
-; v940 = ternlog(v940, v935, v938, 86)
-%line 1782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm23, zmm2, zmm4, 86
-; v941 = v746 | v926
-%line 1783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm2, zmm30, zmm12
-; v942 = ternlog(v942, v925, v745, 30)
-%line 1785+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm11, zmm31, 30
-; v943 = ternlog(v943, v745, v942, 86)
-%line 1787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm12, zmm31, zmm2, 86
-; v944 = ternlog(v944, v746, v942, 86)
-%line 1789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm11, zmm30, zmm2, 86
-; v945 = v924 | v928
-%line 1790+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm2, zmm13, zmm1
-; v946 = ternlog(v946, v923, v927, 30)
-%line 1792+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm24, zmm0, 30
-; v947 = ternlog(v947, v927, v946, 86)
-%line 1794+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm13, zmm0, zmm2, 86
-; v948 = ternlog(v948, v928, v946, 86)
-%line 1796+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm24, zmm1, zmm2, 86
-; v949 = v944 | v947
-%line 1797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm11, zmm13
-; v950 = ternlog(v950, v943, v948, 30)
-%line 1799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm12, zmm24, 30
-; v951 = ternlog(v951, v948, v950, 86)
-%line 1801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm11, zmm24, zmm0, 86
-; v952 = ternlog(v952, v947, v950, 86)
-%line 1803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm12, zmm13, zmm0, 86
-; v954 = v745 & mem512[MK0ccccccc]
-%line 1804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm31, [rel MK0ccccccc]
-; v955 = v954
-%line 1805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm13, zmm0
-; v955 = ternlog(v955, v951, mem512[MK03333333], 248)
-%line 1806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm13, zmm11, [rel MK03333333], 248
-; v957 = v746 & mem512[MK0ccccccc]
-%line 1807+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm30, [rel MK0ccccccc]
-; v958 = v957
-%line 1808+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm24, zmm0
-; v958 = ternlog(v958, v952, mem512[MK03333333], 248)
-%line 1809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm24, zmm12, [rel MK03333333], 248
-; v960 = v939 & mem512[MK03333333]
-%line 1810+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm15, [rel MK03333333]
-; 16x v961 = v960 << 2
-%line 1811+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm12, zmm0, 2
-; v962 = ternlog(v962, v743, mem512[MK03333333], 248)
-%line 1813+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm12, zmm6, [rel MK03333333], 248
-; v964 = v940 & mem512[MK03333333]
-%line 1814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm23, [rel MK03333333]
-; 16x v965 = v964 << 2
-%line 1815+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm15, zmm0, 2
-; v966 = ternlog(v966, v744, mem512[MK03333333], 248)
-%line 1817+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm15, zmm8, [rel MK03333333], 248
-; 16x v967 = v828 >> 4
-%line 1818+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm11, zmm14, 4
-; 16x v968 = v832 >> 4
-%line 1819+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm8, zmm22, 4
-; 16x v969 = v821 >> 4
-%line 1820+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm0, zmm7, 4
-; 16x v970 = v824 >> 4
-%line 1821+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm1, zmm10, 4
-; v971 = v832 | v966
-%line 1822+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm6, zmm22, zmm15
-; v972 = ternlog(v972, v962, v828, 30)
-%line 1824+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm6, zmm12, zmm14, 30
-; v973 = v966
-%line 1825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm23, zmm15
-; v973 = ternlog(v973, v828, v972, 86)
-%line 1826+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm23, zmm14, zmm6, 86
-; v974 = ternlog(v974, v962, v832, 30)
-%line 1828+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm6, zmm12, zmm22, 30
-; v975 = v824 | v968
-%line 1829+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm3, zmm10, zmm8
-; v976 = ternlog(v976, v821, v967, 30)
-%line 1831+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm7, zmm11, 30
-; v977 = v824
-%line 1832+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm2, zmm10
-; v977 = ternlog(v977, v967, v976, 86)
-%line 1833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm11, zmm3, 86
-; v978 = ternlog(v978, v821, v968, 30)
-%line 1835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm7, zmm8, 30
-; v979 = v974 | v977
-%line 1836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm4, zmm6, zmm2
-; v980 = ternlog(v980, v973, v978, 30)
-%line 1838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm4, zmm23, zmm3, 30
-; v981 = ternlog(v981, v978, v980, 86)
-%line 1840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm6, zmm3, zmm4, 86
-; v982 = ternlog(v982, v977, v980, 86)
-%line 1842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm23, zmm2, zmm4, 86
-; v983 = v824 | v958
-%line 1843+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm3, zmm10, zmm24
-; v984 = ternlog(v984, v955, v821, 30)
-%line 1845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm13, zmm7, 30
-; v985 = v958
-%line 1846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm4, zmm24
-; v985 = ternlog(v985, v821, v984, 86)
-%line 1847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm4, zmm7, zmm3, 86
-; v986 = ternlog(v986, v955, v824, 30)
-%line 1849+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm13, zmm10, 30
-; v987 = v968 | v970
-%line 1850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm2, zmm8, zmm1
-; v988 = ternlog(v988, v967, v969, 30)
-%line 1852+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm11, zmm0, 30
-; v989 = ternlog(v989, v969, v988, 86)
-%line 1854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm8, zmm0, zmm2, 86
-; v990 = ternlog(v990, v970, v988, 86)
-%line 1856+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm11, zmm1, zmm2, 86
-; v991 = v986 | v989
-%line 1857+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm3, zmm8
-; v992 = ternlog(v992, v985, v990, 30)
-%line 1859+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm4, zmm11, 30
-; v993 = ternlog(v993, v990, v992, 86)
-%line 1861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v441 = ternlog(v441, v371, mem512[MK55555555], 248)
+%line 1115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm4, zmm9, [rel MK55555555], 248
+; v442 = v440
+%line 1116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqa64 zmm9, zmm1
+; v442 = ternlog(v442, v411, mem512[MK55555555], 248)
+%line 1117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm9, zmm5, [rel MK55555555], 248
+; 16x v443 = v372 >> 1
+%line 1118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm23, zmm11, 1
+; 16x v444 = v412 >> 1
+%line 1119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm5, zmm7, 1
+; 16x v445 = v372 >> 21
+%line 1120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm0, zmm11, 21
+; 16x v446 = v412 >> 21
+%line 1121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm1, zmm7, 21
+; 16x v449 = v372 >> 25
+%line 1122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm2, zmm11, 25
+; 16x v450 = v412 >> 25
+%line 1123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm3, zmm7, 25
+; v451 = v449 & mem512[MK00000050]
+%line 1124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm2, zmm2, [rel MK00000050]
+; v452 = v450 & mem512[MK00000050]
+%line 1125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm3, zmm3, [rel MK00000050]
+; v453 = ternlog(v453, v445, mem512[MK00000005], 248)
+%line 1127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm2, zmm0, [rel MK00000005], 248
+; v454 = ternlog(v454, v446, mem512[MK00000005], 248)
+%line 1129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm3, zmm1, [rel MK00000005], 248
+; 16x v455 = v373 >> 17
+%line 1130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm0, zmm10, 17
+; 16x v456 = v413 >> 17
+%line 1131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm1, zmm6, 17
+; v459 = ternlog(v459, v455, mem512[MK00005500], 248)
+%line 1133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm2, zmm0, [rel MK00005500], 248
+; v460 = ternlog(v460, v456, mem512[MK00005500], 248)
+%line 1135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm3, zmm1, [rel MK00005500], 248
+; 16x v461 = v374 >> 13
+%line 1136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm0, zmm12, 13
+; 16x v462 = v414 >> 13
+%line 1137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm1, zmm8, 13
+; v465 = ternlog(v465, v461, mem512[MK00050000], 248)
+%line 1139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm2, zmm0, [rel MK00050000], 248
+; v466 = ternlog(v466, v462, mem512[MK00050000], 248)
+%line 1141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm3, zmm1, [rel MK00050000], 248
+; 16x v467 = v380 >> 3
+%line 1142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm0, zmm14, 3
+; 16x v468 = v420 >> 3
+%line 1143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm1, zmm18, 3
+; v471 = ternlog(v471, v467, mem512[MK05000000], 248)
+%line 1145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm2, zmm0, [rel MK05000000], 248
+; v472 = ternlog(v472, v468, mem512[MK05000000], 248)
+%line 1147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm3, zmm1, [rel MK05000000], 248
+; v473 = v412 | v472
+%line 1148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm7, zmm3
+; v474 = ternlog(v474, v471, v372, 30)
+%line 1150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm2, zmm11, 30
+; v475 = ternlog(v475, v372, v474, 86)
+%line 1152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm3, zmm11, zmm0, 86
-; v994 = ternlog(v994, v989, v992, 86)
-%line 1863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm4, zmm8, zmm0, 86
-; v996 = v821 & mem512[MKf0f0f0f0]
-%line 1864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm7, zmm7, [rel MKf0f0f0f0]
-; v997 = ternlog(v997, v993, mem512[MK0f0f0f0f], 248)
-%line 1866+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm7, zmm3, [rel MK0f0f0f0f], 248
-; v999 = v824 & mem512[MKf0f0f0f0]
-%line 1867+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm8, zmm10, [rel MKf0f0f0f0]
-; v1000 = ternlog(v1000, v994, mem512[MK0f0f0f0f], 248)
-%line 1869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm8, zmm4, [rel MK0f0f0f0f], 248
-; v1002 = v981 & mem512[MK0f0f0f0f]
-%line 1870+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm6, [rel MK0f0f0f0f]
-; 16x v1003 = v1002 << 4
-%line 1871+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 4
-; v1004 = v1003
-%line 1872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v476 = ternlog(v476, v412, v474, 86)
+%line 1154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm2, zmm7, zmm0, 86
+; v477 = v444 | v476
+%line 1155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm5, zmm2
+; v478 = ternlog(v478, v475, v443, 30)
+%line 1157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm3, zmm23, 30
+; v479 = ternlog(v479, v443, v478, 86)
+%line 1159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm2, zmm23, zmm0, 86
+; v480 = ternlog(v480, v444, v478, 86)
+%line 1161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm3, zmm5, zmm0, 86
+; v481 = v443 & mem512[MK05055555]
+%line 1162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm23, zmm23, [rel MK05055555]
+; v482 = v444 & mem512[MK05055555]
+%line 1163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm24, zmm5, [rel MK05055555]
+; v483 = v479 & mem512[MK05055555]
+%line 1164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm0, zmm2, [rel MK05055555]
+; v484 = v480 & mem512[MK05055555]
+%line 1165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm1, zmm3, [rel MK05055555]
+; 16x v487 = v483 << 1
+%line 1166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm0, zmm0, 1
+; 16x v488 = v484 << 1
+%line 1167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm1, zmm1, 1
+; v489 = v487
+%line 1168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqa64 zmm25, zmm0
-; v1004 = ternlog(v1004, v828, mem512[MK0f0f0f0f], 248)
-%line 1873+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm25, zmm14, [rel MK0f0f0f0f], 248
-; v1006 = v982 & mem512[MK0f0f0f0f]
-%line 1874+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm23, [rel MK0f0f0f0f]
-; 16x v1007 = v1006 << 4
-%line 1875+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm0, zmm0, 4
-; v1008 = v1007
-%line 1876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm14, zmm0
-; v1008 = ternlog(v1008, v832, mem512[MK0f0f0f0f], 248)
-%line 1877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm14, zmm22, [rel MK0f0f0f0f], 248
-; 16x v1009 = v870 >> 16
-%line 1878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm27, zmm19, 16
-; 16x v1010 = v874 >> 16
-%line 1879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm26, zmm21, 16
-; 16x v1011 = v870 >> 4
-%line 1880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm10, zmm19, 4
-; 16x v1012 = v874 >> 4
-%line 1881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm6, zmm21, 4
-; 16x v1013 = v863 >> 16
-%line 1882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm11, zmm9, 16
-; 16x v1014 = v866 >> 16
-%line 1883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm22, zmm18, 16
-; 16x v1015 = v863 >> 4
-%line 1884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm0, zmm9, 4
-; 16x v1016 = v866 >> 4
-%line 1885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm1, zmm18, 4
-; v1017 = v1010 | v874
-%line 1886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm2, zmm26, zmm21
-; v1018 = ternlog(v1018, v1009, v870, 30)
-%line 1888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm27, zmm19, 30
-; v1019 = ternlog(v1019, v870, v1018, 86)
-%line 1890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm26, zmm19, zmm2, 86
-; v1020 = ternlog(v1020, v874, v1018, 86)
-%line 1892+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm27, zmm21, zmm2, 86
-; v1021 = v1012 | v866
-%line 1893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm3, zmm6, zmm18
-; v1022 = ternlog(v1022, v863, v1011, 30)
-%line 1895+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm9, zmm10, 30
-; v1023 = v866
-%line 1896+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm2, zmm18
-; v1023 = ternlog(v1023, v1011, v1022, 86)
-%line 1897+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm10, zmm3, 86
-; v1024 = ternlog(v1024, v863, v1012, 30)
-%line 1899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm9, zmm6, 30
-; v1025 = v1020 | v1023
-%line 1900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm4, zmm27, zmm2
-; v1026 = ternlog(v1026, v1019, v1024, 30)
-%line 1902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm4, zmm26, zmm3, 30
-; v1027 = ternlog(v1027, v1024, v1026, 86)
-%line 1904+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm27, zmm3, zmm4, 86
-; v1028 = ternlog(v1028, v1023, v1026, 86)
-%line 1906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm26, zmm2, zmm4, 86
-; v1029 = v1014 | v866
-%line 1907+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm2, zmm22, zmm18
-; v1030 = ternlog(v1030, v1013, v863, 30)
-%line 1909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm11, zmm9, 30
-; v1031 = ternlog(v1031, v863, v1030, 86)
-%line 1911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm22, zmm9, zmm2, 86
-; v1032 = ternlog(v1032, v866, v1030, 86)
-%line 1913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm11, zmm18, zmm2, 86
-; v1033 = v1012 | v1016
-%line 1914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm2, zmm6, zmm1
-; v1034 = ternlog(v1034, v1011, v1015, 30)
-%line 1916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm10, zmm0, 30
-; v1035 = ternlog(v1035, v1015, v1034, 86)
-%line 1918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm6, zmm0, zmm2, 86
-; v1036 = ternlog(v1036, v1016, v1034, 86)
-%line 1920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm10, zmm1, zmm2, 86
-; v1037 = v1032 | v1035
-%line 1921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm11, zmm6
-; v1038 = ternlog(v1038, v1031, v1036, 30)
-%line 1923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm22, zmm10, 30
-; v1039 = ternlog(v1039, v1036, v1038, 86)
-%line 1925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm11, zmm10, zmm0, 86
-; v1040 = ternlog(v1040, v1035, v1038, 86)
-%line 1927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm22, zmm6, zmm0, 86
-; v1042 = v863 & mem512[MK0000f0f0]
-%line 1928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm23, zmm9, [rel MK0000f0f0]
-; v1043 = ternlog(v1043, v1039, mem512[MK00000f0f], 248)
-%line 1930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm23, zmm11, [rel MK00000f0f], 248
-; v1045 = v866 & mem512[MK0000f0f0]
-%line 1931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm11, zmm18, [rel MK0000f0f0]
-; v1046 = ternlog(v1046, v1040, mem512[MK00000f0f], 248)
-%line 1933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm11, zmm22, [rel MK00000f0f], 248
-; v1048 = v1027 & mem512[MK00000f0f]
-%line 1934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm27, [rel MK00000f0f]
-; 16x v1049 = v1048 << 4
-%line 1935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm18, zmm0, 4
-; v1050 = ternlog(v1050, v870, mem512[MK00000f0f], 248)
-%line 1937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm18, zmm19, [rel MK00000f0f], 248
-; v1052 = v1028 & mem512[MK00000f0f]
-%line 1938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm26, [rel MK00000f0f]
-; 16x v1053 = v1052 << 4
-%line 1939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v489 = ternlog(v489, v372, mem512[MK05055555], 248)
+%line 1169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm25, zmm11, [rel MK05055555], 248
+; v490 = v488
+%line 1170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqa64 zmm26, zmm1
+; v490 = ternlog(v490, v412, mem512[MK05055555], 248)
+%line 1171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm26, zmm7, [rel MK05055555], 248
+; 16x v491 = v373 >> 1
+%line 1172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm0, zmm10, 1
+; 16x v492 = v413 >> 1
+%line 1173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm1, zmm6, 1
+; v493 = v413 | v422
+%line 1174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm3, zmm6, zmm20
+; v494 = ternlog(v494, v382, v373, 30)
+%line 1176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm3, zmm16, zmm10, 30
+; v495 = v422
+%line 1177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqa64 zmm5, zmm20
+; v495 = ternlog(v495, v373, v494, 86)
+%line 1178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm5, zmm10, zmm3, 86
+; v496 = ternlog(v496, v382, v413, 30)
+%line 1180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm3, zmm16, zmm6, 30
+; v497 = v492 | v496
+%line 1181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm2, zmm1, zmm3
+; v498 = ternlog(v498, v495, v491, 30)
+%line 1183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm2, zmm5, zmm0, 30
+; v499 = ternlog(v499, v491, v498, 86)
+%line 1185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm3, zmm0, zmm2, 86
+; v500 = ternlog(v500, v492, v498, 86)
+%line 1187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm5, zmm1, zmm2, 86
+; v501 = v491 & mem512[MK00555555]
+%line 1188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm2, zmm0, [rel MK00555555]
+; v502 = v492 & mem512[MK00555555]
+%line 1189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm27, zmm1, [rel MK00555555]
+; v503 = v499 & mem512[MK00555555]
+%line 1190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm0, zmm3, [rel MK00555555]
+; v504 = v500 & mem512[MK00555555]
+%line 1191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm1, zmm5, [rel MK00555555]
+; 16x v507 = v503 << 1
+%line 1192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm0, zmm0, 1
+; 16x v508 = v504 << 1
+%line 1193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm1, zmm1, 1
+; v509 = v507
+%line 1194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqa64 zmm28, zmm0
+; v509 = ternlog(v509, v373, mem512[MK00555555], 248)
+%line 1195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm28, zmm10, [rel MK00555555], 248
+; v510 = v508
+%line 1196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqa64 zmm29, zmm1
+; v510 = ternlog(v510, v413, mem512[MK00555555], 248)
+%line 1197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm29, zmm6, [rel MK00555555], 248
+; 16x v511 = v374 >> 1
+%line 1198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm3, zmm12, 1
+; 16x v512 = v414 >> 1
+%line 1199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm5, zmm8, 1
+; 16x v513 = v372 >> 20
+%line 1200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm30, zmm11, 20
+; 16x v514 = v412 >> 20
+%line 1201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm31, zmm7, 20
+; 16x v517 = v372 >> 24
+%line 1202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm0, zmm11, 24
+; 16x v518 = v412 >> 24
+%line 1203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm1, zmm7, 24
+; v519 = v517 & mem512[MK00000050]
+%line 1204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm7, zmm0, [rel MK00000050]
+; v520 = v518 & mem512[MK00000050]
+%line 1205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm11, zmm1, [rel MK00000050]
+; v521 = ternlog(v521, v513, mem512[MK00000005], 248)
+%line 1207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm7, zmm30, [rel MK00000005], 248
+; v522 = ternlog(v522, v514, mem512[MK00000005], 248)
+%line 1209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm11, zmm31, [rel MK00000005], 248
+; 16x v523 = v373 >> 16
+%line 1210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm0, zmm10, 16
+; 16x v524 = v413 >> 16
+%line 1211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm1, zmm6, 16
+; v527 = ternlog(v527, v523, mem512[MK00005500], 248)
+%line 1213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm7, zmm0, [rel MK00005500], 248
+; v528 = ternlog(v528, v524, mem512[MK00005500], 248)
+%line 1215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm11, zmm1, [rel MK00005500], 248
+; 16x v529 = v374 >> 12
+%line 1216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm0, zmm12, 12
+; 16x v530 = v414 >> 12
+%line 1217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm1, zmm8, 12
+; v533 = ternlog(v533, v529, mem512[MK00050000], 248)
+%line 1219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm7, zmm0, [rel MK00050000], 248
+; v534 = ternlog(v534, v530, mem512[MK00050000], 248)
+%line 1221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm11, zmm1, [rel MK00050000], 248
+; 16x v535 = v379 >> 10
+%line 1222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm0, zmm13, 10
+; 16x v536 = v419 >> 10
+%line 1223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm1, zmm17, 10
+; v539 = ternlog(v539, v535, mem512[MK00100000], 248)
+%line 1225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm7, zmm0, [rel MK00100000], 248
+; v540 = ternlog(v540, v536, mem512[MK00100000], 248)
+%line 1227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm11, zmm1, [rel MK00100000], 248
+; 16x v541 = v379 >> 9
+%line 1228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm0, zmm13, 9
+; 16x v542 = v419 >> 9
+%line 1229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm1, zmm17, 9
+; v545 = ternlog(v545, v541, mem512[MK00400000], 248)
+%line 1231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm7, zmm0, [rel MK00400000], 248
+; v546 = ternlog(v546, v542, mem512[MK00400000], 248)
+%line 1233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm11, zmm1, [rel MK00400000], 248
+; 16x v547 = v380 >> 2
+%line 1234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm0, zmm14, 2
+; 16x v548 = v420 >> 2
+%line 1235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm1, zmm18, 2
+; v551 = ternlog(v551, v547, mem512[MK05000000], 248)
+%line 1237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm7, zmm0, [rel MK05000000], 248
+; v552 = ternlog(v552, v548, mem512[MK05000000], 248)
+%line 1239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm11, zmm1, [rel MK05000000], 248
+; v553 = v414 | v552
+%line 1240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm8, zmm11
+; v554 = ternlog(v554, v551, v374, 30)
+%line 1242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm7, zmm12, 30
+; v555 = ternlog(v555, v374, v554, 86)
+%line 1244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm11, zmm12, zmm0, 86
+; v556 = ternlog(v556, v414, v554, 86)
+%line 1246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm7, zmm8, zmm0, 86
+; v557 = v512 | v556
+%line 1247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm5, zmm7
+; v558 = ternlog(v558, v555, v511, 30)
+%line 1249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm11, zmm3, 30
+; v559 = ternlog(v559, v511, v558, 86)
+%line 1251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm7, zmm3, zmm0, 86
+; v560 = ternlog(v560, v512, v558, 86)
+%line 1253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm11, zmm5, zmm0, 86
+; v561 = v511 & mem512[MK05555555]
+%line 1254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm3, zmm3, [rel MK05555555]
+; v562 = v512 & mem512[MK05555555]
+%line 1255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm5, zmm5, [rel MK05555555]
+; v563 = v559 & mem512[MK05555555]
+%line 1256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm0, zmm7, [rel MK05555555]
+; v564 = v560 & mem512[MK05555555]
+%line 1257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm1, zmm11, [rel MK05555555]
+; 16x v567 = v563 << 1
+%line 1258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm0, zmm0, 1
+; 16x v568 = v564 << 1
+%line 1259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm1, zmm1, 1
+; v569 = v567
+%line 1260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqa64 zmm10, zmm0
+; v569 = ternlog(v569, v374, mem512[MK05555555], 248)
+%line 1261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm10, zmm12, [rel MK05555555], 248
+; v570 = v568
+%line 1262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqa64 zmm11, zmm1
+; v570 = ternlog(v570, v414, mem512[MK05555555], 248)
+%line 1263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm11, zmm8, [rel MK05555555], 248
+; 16x v571 = v379 >> 1
+%line 1264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm0, zmm13, 1
+; 16x v572 = v419 >> 1
+%line 1265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm1, zmm17, 1
+; 16x v573 = v381 >> 1
+%line 1266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm7, zmm15, 1
+; 16x v574 = v421 >> 1
+%line 1267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm8, zmm19, 1
+; v575 = v419 | v574
+%line 1268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm6, zmm17, zmm8
+; v576 = ternlog(v576, v573, v379, 30)
+%line 1270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm6, zmm7, zmm13, 30
+; v577 = ternlog(v577, v379, v576, 86)
+%line 1272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm8, zmm13, zmm6, 86
+; v578 = ternlog(v578, v419, v576, 86)
+%line 1274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm7, zmm17, zmm6, 86
+; v579 = v572 | v578
+%line 1275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm6, zmm1, zmm7
+; v580 = ternlog(v580, v577, v571, 30)
+%line 1277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm6, zmm8, zmm0, 30
+; v581 = ternlog(v581, v571, v580, 86)
+%line 1279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm7, zmm0, zmm6, 86
+; v582 = ternlog(v582, v572, v580, 86)
+%line 1281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm8, zmm1, zmm6, 86
+; v583 = v571 & mem512[MK15555555]
+%line 1282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm6, zmm0, [rel MK15555555]
+; v584 = v572 & mem512[MK15555555]
+%line 1283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm12, zmm1, [rel MK15555555]
+; v585 = v581 & mem512[MK15555555]
+%line 1284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm0, zmm7, [rel MK15555555]
+; v586 = v582 & mem512[MK15555555]
+%line 1285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm1, zmm8, [rel MK15555555]
+; 16x v589 = v585 << 1
+%line 1286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm0, zmm0, 1
+; 16x v590 = v586 << 1
+%line 1287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm1, zmm1, 1
+; v591 = v589
+%line 1288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqa64 zmm15, zmm0
+; v591 = ternlog(v591, v379, mem512[MK15555555], 248)
+%line 1289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm15, zmm13, [rel MK15555555], 248
+; v592 = v590
+%line 1290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqa64 zmm19, zmm1
+; v592 = ternlog(v592, v419, mem512[MK15555555], 248)
+%line 1291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm19, zmm17, [rel MK15555555], 248
+; 16x v593 = v380 >> 1
+%line 1292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm0, zmm14, 1
+; 16x v594 = v420 >> 1
+%line 1293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm1, zmm18, 1
+; 16x v595 = v382 >> 1
+%line 1294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm8, zmm16, 1
+; 16x v596 = v422 >> 1
+%line 1295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm13, zmm20, 1
+; v597 = v420 | v596
+%line 1296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm7, zmm18, zmm13
+; v598 = ternlog(v598, v595, v380, 30)
+%line 1298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm7, zmm8, zmm14, 30
+; v599 = ternlog(v599, v380, v598, 86)
+%line 1300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm13, zmm14, zmm7, 86
+; v600 = ternlog(v600, v420, v598, 86)
+%line 1302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm8, zmm18, zmm7, 86
+; v601 = v594 | v600
+%line 1303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm7, zmm1, zmm8
+; v602 = ternlog(v602, v599, v593, 30)
+%line 1305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm7, zmm13, zmm0, 30
+; v603 = ternlog(v603, v593, v602, 86)
+%line 1307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm8, zmm0, zmm7, 86
+; v604 = ternlog(v604, v594, v602, 86)
+%line 1309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm13, zmm1, zmm7, 86
+; v605 = v593 & mem512[MK01455555]
+%line 1310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm7, zmm0, [rel MK01455555]
+; v606 = v594 & mem512[MK01455555]
+%line 1311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm16, zmm1, [rel MK01455555]
+; v607 = v603 & mem512[MK01455555]
+%line 1312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm0, zmm8, [rel MK01455555]
+; v608 = v604 & mem512[MK01455555]
+%line 1313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm1, zmm13, [rel MK01455555]
+; 16x v611 = v607 << 1
+%line 1314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm0, zmm0, 1
+; 16x v612 = v608 << 1
+%line 1315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm1, zmm1, 1
+; v613 = v611
+%line 1316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqa64 zmm13, zmm0
+; v613 = ternlog(v613, v380, mem512[MK01455555], 248)
+%line 1317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm13, zmm14, [rel MK01455555], 248
+; v614 = v612
+%line 1318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqa64 zmm17, zmm1
+; v614 = ternlog(v614, v420, mem512[MK01455555], 248)
+%line 1319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm17, zmm18, [rel MK01455555], 248
+; 16x v615 = v441 >> 2
+%line 1320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm14, zmm4, 2
+; 16x v616 = v442 >> 2
+%line 1321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm18, zmm9, 2
+; v617 = v434 | v616
+%line 1322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm22, zmm18
+; v618 = ternlog(v618, v433, v615, 30)
+%line 1324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm21, zmm14, 30
+; v619 = ternlog(v619, v434, v618, 86)
+%line 1326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm14, zmm22, zmm0, 86
+; v620 = ternlog(v620, v433, v618, 86)
+%line 1328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm18, zmm21, zmm0, 86
+; v621 = v442 | v592
+%line 1329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm8, zmm9, zmm19
+; v622 = ternlog(v622, v591, v441, 30)
+%line 1331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm8, zmm15, zmm4, 30
+; v623 = v592
+%line 1332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqa64 zmm20, zmm19
+; v623 = ternlog(v623, v441, v622, 86)
+%line 1333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm20, zmm4, zmm8, 86
+; v624 = ternlog(v624, v591, v442, 30)
+%line 1335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm8, zmm15, zmm9, 30
+; v625 = v619 | v624
+%line 1336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm14, zmm8
+; v626 = ternlog(v626, v623, v620, 30)
+%line 1338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm20, zmm18, 30
+; v627 = ternlog(v627, v620, v626, 86)
+%line 1340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm8, zmm18, zmm0, 86
+; v628 = ternlog(v628, v619, v626, 86)
+%line 1342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm20, zmm14, zmm0, 86
+; 16x v629 = v433 >> 2
+%line 1343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm1, zmm21, 2
+; 16x v630 = v434 >> 2
+%line 1344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm30, zmm22, 2
+; v631 = v584 | v630
+%line 1345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm12, zmm30
+; v632 = ternlog(v632, v583, v629, 30)
+%line 1347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm6, zmm1, 30
+; v633 = ternlog(v633, v584, v632, 86)
+%line 1349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm1, zmm12, zmm0, 86
+; v634 = ternlog(v634, v583, v632, 86)
+%line 1351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm30, zmm6, zmm0, 86
+; v635 = v620 | v634
+%line 1352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm18, zmm30
+; v636 = ternlog(v636, v633, v619, 30)
+%line 1354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm1, zmm14, 30
+; v637 = ternlog(v637, v619, v636, 86)
+%line 1356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm30, zmm14, zmm0, 86
+; v638 = ternlog(v638, v620, v636, 86)
+%line 1358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm1, zmm18, zmm0, 86
+; v641 = v433 & mem512[MKcccccccc]
+%line 1359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm0, zmm21, [rel MKcccccccc]
+; v642 = v434 & mem512[MKcccccccc]
+%line 1360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm14, zmm22, [rel MKcccccccc]
+; v643 = v641
+%line 1361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqa64 zmm18, zmm0
+; v643 = ternlog(v643, v637, mem512[MK33333333], 248)
+%line 1362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm18, zmm30, [rel MK33333333], 248
+; v644 = ternlog(v644, v638, mem512[MK33333333], 248)
+%line 1364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm14, zmm1, [rel MK33333333], 248
+; v645 = v627 & mem512[MK33333333]
+%line 1365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm0, zmm8, [rel MK33333333]
+; v646 = v628 & mem512[MK33333333]
+%line 1366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm1, zmm20, [rel MK33333333]
+; 16x v649 = v645 << 2
+%line 1367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm0, zmm0, 2
+; 16x v650 = v646 << 2
+%line 1368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm1, zmm1, 2
+; v651 = v649
+%line 1369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqa64 zmm8, zmm0
+; v651 = ternlog(v651, v441, mem512[MK33333333], 248)
+%line 1370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm8, zmm4, [rel MK33333333], 248
+; v652 = v650
+%line 1371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqa64 zmm20, zmm1
+; v652 = ternlog(v652, v442, mem512[MK33333333], 248)
+%line 1372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm20, zmm9, [rel MK33333333], 248
+; 16x v653 = v489 >> 2
+%line 1373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm21, zmm25, 2
+; 16x v654 = v490 >> 2
+%line 1374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm9, zmm26, 2
+; v655 = v482 | v654
+%line 1375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm24, zmm9
+; v656 = ternlog(v656, v481, v653, 30)
+%line 1377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm23, zmm21, 30
+; v657 = ternlog(v657, v482, v656, 86)
+%line 1379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm21, zmm24, zmm0, 86
+; v658 = ternlog(v658, v481, v656, 86)
+%line 1381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm9, zmm23, zmm0, 86
+; v659 = v490 | v614
+%line 1382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm22, zmm26, zmm17
+; v660 = ternlog(v660, v613, v489, 30)
+%line 1384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm22, zmm13, zmm25, 30
+; v661 = v614
+%line 1385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqa64 zmm4, zmm17
+; v661 = ternlog(v661, v489, v660, 86)
+%line 1386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm4, zmm25, zmm22, 86
+; v662 = ternlog(v662, v613, v490, 30)
+%line 1388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm22, zmm13, zmm26, 30
+; v663 = v657 | v662
+%line 1389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm21, zmm22
+; v664 = ternlog(v664, v661, v658, 30)
+%line 1391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm4, zmm9, 30
+; v665 = ternlog(v665, v658, v664, 86)
+%line 1393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm22, zmm9, zmm0, 86
+; v666 = ternlog(v666, v657, v664, 86)
+%line 1395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm4, zmm21, zmm0, 86
+; 16x v667 = v481 >> 2
+%line 1396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm1, zmm23, 2
+; 16x v668 = v482 >> 2
+%line 1397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm30, zmm24, 2
+; v669 = v606 | v668
+%line 1398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm16, zmm30
+; v670 = ternlog(v670, v605, v667, 30)
+%line 1400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm7, zmm1, 30
+; v671 = ternlog(v671, v606, v670, 86)
+%line 1402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm1, zmm16, zmm0, 86
+; v672 = ternlog(v672, v605, v670, 86)
+%line 1404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm30, zmm7, zmm0, 86
+; v673 = v658 | v672
+%line 1405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm9, zmm30
+; v674 = ternlog(v674, v671, v657, 30)
+%line 1407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm1, zmm21, 30
+; v675 = ternlog(v675, v657, v674, 86)
+%line 1409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm30, zmm21, zmm0, 86
+; v676 = ternlog(v676, v658, v674, 86)
+%line 1411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm1, zmm9, zmm0, 86
+; v679 = v481 & mem512[MK0c0ccccc]
+%line 1412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm0, zmm23, [rel MK0c0ccccc]
+; v680 = v482 & mem512[MK0c0ccccc]
+%line 1413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm9, zmm24, [rel MK0c0ccccc]
+; v681 = v679
+%line 1414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqa64 zmm21, zmm0
+; v681 = ternlog(v681, v675, mem512[MK03033333], 248)
+%line 1415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm21, zmm30, [rel MK03033333], 248
+; v682 = ternlog(v682, v676, mem512[MK03033333], 248)
+%line 1417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm9, zmm1, [rel MK03033333], 248
+; v683 = v665 & mem512[MK03033333]
+%line 1418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm0, zmm22, [rel MK03033333]
+; v684 = v666 & mem512[MK03033333]
+%line 1419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm1, zmm4, [rel MK03033333]
+; 16x v687 = v683 << 2
+%line 1420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm0, zmm0, 2
+; 16x v688 = v684 << 2
+%line 1421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm1, zmm1, 2
+; v689 = v687
+%line 1422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqa64 zmm22, zmm0
+; v689 = ternlog(v689, v489, mem512[MK03033333], 248)
+%line 1423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm22, zmm25, [rel MK03033333], 248
+; v690 = v688
+%line 1424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqa64 zmm24, zmm1
+; v690 = ternlog(v690, v490, mem512[MK03033333], 248)
+%line 1425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm24, zmm26, [rel MK03033333], 248
+; 16x v691 = v509 >> 2
+%line 1426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm25, zmm28, 2
+; 16x v692 = v510 >> 2
+%line 1427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm23, zmm29, 2
+; 16x v693 = v613 >> 2
+%line 1428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm13, zmm13, 2
+; 16x v694 = v614 >> 2
+%line 1429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm17, zmm17, 2
+; 16x v695 = v605 >> 2
+%line 1430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm7, zmm7, 2
+; 16x v696 = v606 >> 2
+%line 1431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm16, zmm16, 2
+; v697 = v502 | v692
+%line 1432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm27, zmm23
+; v698 = ternlog(v698, v501, v691, 30)
+%line 1434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm2, zmm25, 30
+; v699 = ternlog(v699, v502, v698, 86)
+%line 1436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm25, zmm27, zmm0, 86
+; v700 = ternlog(v700, v501, v698, 86)
+%line 1438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm23, zmm2, zmm0, 86
+; v701 = v510 | v694
+%line 1439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm29, zmm17
+; v702 = ternlog(v702, v693, v509, 30)
+%line 1441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm13, zmm28, 30
+; v703 = ternlog(v703, v509, v702, 86)
+%line 1443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm17, zmm28, zmm0, 86
+; v704 = ternlog(v704, v510, v702, 86)
+%line 1445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm13, zmm29, zmm0, 86
+; v705 = v699 | v704
+%line 1446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm25, zmm13
+; v706 = ternlog(v706, v703, v700, 30)
+%line 1448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm17, zmm23, 30
+; v707 = ternlog(v707, v700, v706, 86)
+%line 1450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm13, zmm23, zmm0, 86
+; v708 = ternlog(v708, v699, v706, 86)
+%line 1452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm17, zmm25, zmm0, 86
+; 16x v709 = v501 >> 2
+%line 1453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm0, zmm2, 2
+; 16x v710 = v502 >> 2
+%line 1454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm1, zmm27, 2
+; v711 = v696 | v710
+%line 1455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm4, zmm16, zmm1
+; v712 = ternlog(v712, v695, v709, 30)
+%line 1457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm4, zmm7, zmm0, 30
+; v713 = ternlog(v713, v709, v712, 86)
+%line 1459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm16, zmm0, zmm4, 86
+; v714 = ternlog(v714, v710, v712, 86)
+%line 1461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm7, zmm1, zmm4, 86
+; v715 = v700 | v714
+%line 1462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm23, zmm7
+; v716 = ternlog(v716, v713, v699, 30)
+%line 1464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm16, zmm25, 30
+; v717 = ternlog(v717, v699, v716, 86)
+%line 1466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm7, zmm25, zmm0, 86
+; v718 = ternlog(v718, v700, v716, 86)
+%line 1468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm16, zmm23, zmm0, 86
+; v721 = v501 & mem512[MK00cccccc]
+%line 1469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm0, zmm2, [rel MK00cccccc]
+; v722 = v502 & mem512[MK00cccccc]
+%line 1470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm1, zmm27, [rel MK00cccccc]
+; v723 = v721
+%line 1471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqa64 zmm2, zmm0
+; v723 = ternlog(v723, v717, mem512[MK00333333], 248)
+%line 1472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm2, zmm7, [rel MK00333333], 248
+; v724 = v722
+%line 1473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqa64 zmm4, zmm1
+; v724 = ternlog(v724, v718, mem512[MK00333333], 248)
+%line 1474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm4, zmm16, [rel MK00333333], 248
+; v725 = v707 & mem512[MK00333333]
+%line 1475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm0, zmm13, [rel MK00333333]
+; v726 = v708 & mem512[MK00333333]
+%line 1476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm1, zmm17, [rel MK00333333]
+; 16x v729 = v725 << 2
+%line 1477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm0, zmm0, 2
+; 16x v730 = v726 << 2
+%line 1478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm1, zmm1, 2
+; v731 = v729
+%line 1479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqa64 zmm13, zmm0
+; v731 = ternlog(v731, v509, mem512[MK00333333], 248)
+%line 1480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm13, zmm28, [rel MK00333333], 248
+; v732 = v730
+%line 1481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqa64 zmm16, zmm1
+; v732 = ternlog(v732, v510, mem512[MK00333333], 248)
+%line 1482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm16, zmm29, [rel MK00333333], 248
+; 16x v733 = v569 >> 2
+%line 1483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm17, zmm10, 2
+; 16x v734 = v570 >> 2
+%line 1484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm23, zmm11, 2
+; 16x v735 = v591 >> 2
+%line 1485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm15, zmm15, 2
+; 16x v736 = v592 >> 2
+%line 1486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm19, zmm19, 2
+; 16x v737 = v583 >> 2
+%line 1487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm7, zmm6, 2
+; 16x v738 = v584 >> 2
+%line 1488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm12, zmm12, 2
+; v739 = v562 | v734
+%line 1489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm5, zmm23
+; v740 = ternlog(v740, v561, v733, 30)
+%line 1491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm3, zmm17, 30
+; v741 = ternlog(v741, v562, v740, 86)
+%line 1493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm17, zmm5, zmm0, 86
+; v742 = ternlog(v742, v561, v740, 86)
+%line 1495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm23, zmm3, zmm0, 86
+; v743 = v570 | v736
+%line 1496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm11, zmm19
+; v744 = ternlog(v744, v735, v569, 30)
+%line 1498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm15, zmm10, 30
+; v745 = ternlog(v745, v569, v744, 86)
+%line 1500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm19, zmm10, zmm0, 86
+; v746 = ternlog(v746, v570, v744, 86)
+%line 1502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm15, zmm11, zmm0, 86
+; v747 = v741 | v746
+%line 1503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm17, zmm15
+; v748 = ternlog(v748, v745, v742, 30)
+%line 1505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm19, zmm23, 30
+; v749 = ternlog(v749, v742, v748, 86)
+%line 1507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm15, zmm23, zmm0, 86
+; v750 = ternlog(v750, v741, v748, 86)
+%line 1509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm19, zmm17, zmm0, 86
+; 16x v751 = v561 >> 2
+%line 1510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm0, zmm3, 2
+; 16x v752 = v562 >> 2
+%line 1511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm1, zmm5, 2
+; v753 = v738 | v752
+%line 1512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm6, zmm12, zmm1
+; v754 = ternlog(v754, v737, v751, 30)
+%line 1514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm6, zmm7, zmm0, 30
+; v755 = ternlog(v755, v751, v754, 86)
+%line 1516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm12, zmm0, zmm6, 86
+; v756 = ternlog(v756, v752, v754, 86)
+%line 1518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm7, zmm1, zmm6, 86
+; v757 = v742 | v756
+%line 1519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm23, zmm7
+; v758 = ternlog(v758, v755, v741, 30)
+%line 1521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm12, zmm17, 30
+; v759 = ternlog(v759, v741, v758, 86)
+%line 1523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm7, zmm17, zmm0, 86
+; v760 = ternlog(v760, v742, v758, 86)
+%line 1525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm12, zmm23, zmm0, 86
+; v763 = v561 & mem512[MK0ccccccc]
+%line 1526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm17, zmm3, [rel MK0ccccccc]
+; v764 = v562 & mem512[MK0ccccccc]
+%line 1527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm23, zmm5, [rel MK0ccccccc]
+; v765 = ternlog(v765, v759, mem512[MK03333333], 248)
+%line 1529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm17, zmm7, [rel MK03333333], 248
+; v766 = ternlog(v766, v760, mem512[MK03333333], 248)
+%line 1531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm23, zmm12, [rel MK03333333], 248
+; v767 = v749 & mem512[MK03333333]
+%line 1532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm0, zmm15, [rel MK03333333]
+; v768 = v750 & mem512[MK03333333]
+%line 1533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm1, zmm19, [rel MK03333333]
+; 16x v771 = v767 << 2
+%line 1534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm12, zmm0, 2
+; 16x v772 = v768 << 2
+%line 1535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm15, zmm1, 2
+; v773 = ternlog(v773, v569, mem512[MK03333333], 248)
+%line 1537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm12, zmm10, [rel MK03333333], 248
+; v774 = ternlog(v774, v570, mem512[MK03333333], 248)
+%line 1539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm15, zmm11, [rel MK03333333], 248
+; 16x v775 = v651 >> 4
+%line 1540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm1, zmm8, 4
+; 16x v776 = v652 >> 4
+%line 1541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm3, zmm20, 4
+; v777 = v644 | v776
+%line 1542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm14, zmm3
+; v778 = ternlog(v778, v643, v775, 30)
+%line 1544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm18, zmm1, 30
+; v779 = ternlog(v779, v644, v778, 86)
+%line 1546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm1, zmm14, zmm0, 86
+; v780 = ternlog(v780, v643, v778, 86)
+%line 1548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm3, zmm18, zmm0, 86
+; v781 = v652 | v774
+%line 1549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm5, zmm20, zmm15
+; v782 = ternlog(v782, v773, v651, 30)
+%line 1551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm5, zmm12, zmm8, 30
+; v783 = v774
+%line 1552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqa64 zmm6, zmm15
+; v783 = ternlog(v783, v651, v782, 86)
+%line 1553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm6, zmm8, zmm5, 86
+; v784 = ternlog(v784, v773, v652, 30)
+%line 1555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm5, zmm12, zmm20, 30
+; v785 = v779 | v784
+%line 1556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm1, zmm5
+; v786 = ternlog(v786, v783, v780, 30)
+%line 1558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm6, zmm3, 30
+; v787 = ternlog(v787, v780, v786, 86)
+%line 1560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm5, zmm3, zmm0, 86
+; v788 = ternlog(v788, v779, v786, 86)
+%line 1562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm6, zmm1, zmm0, 86
+; 16x v789 = v643 >> 4
+%line 1563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm10, zmm18, 4
+; 16x v790 = v644 >> 4
+%line 1564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm7, zmm14, 4
+; v791 = v766 | v790
+%line 1565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm23, zmm7
+; v792 = ternlog(v792, v765, v789, 30)
+%line 1567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm17, zmm10, 30
+; v793 = ternlog(v793, v766, v792, 86)
+%line 1569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm10, zmm23, zmm0, 86
+; v794 = ternlog(v794, v765, v792, 86)
+%line 1571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm7, zmm17, zmm0, 86
+; v795 = v780 | v794
+%line 1572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm3, zmm7
+; v796 = ternlog(v796, v793, v779, 30)
+%line 1574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm10, zmm1, 30
+; v797 = ternlog(v797, v779, v796, 86)
+%line 1576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm7, zmm1, zmm0, 86
+; v798 = ternlog(v798, v780, v796, 86)
+%line 1578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm10, zmm3, zmm0, 86
+; v801 = v643 & mem512[MKf0f0f0f0]
+%line 1579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm11, zmm18, [rel MKf0f0f0f0]
+; v802 = v644 & mem512[MKf0f0f0f0]
+%line 1580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm14, zmm14, [rel MKf0f0f0f0]
+; v803 = ternlog(v803, v797, mem512[MK0f0f0f0f], 248)
+%line 1582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm11, zmm7, [rel MK0f0f0f0f], 248
+; v804 = ternlog(v804, v798, mem512[MK0f0f0f0f], 248)
+%line 1584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm14, zmm10, [rel MK0f0f0f0f], 248
+; v805 = v787 & mem512[MK0f0f0f0f]
+%line 1585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm0, zmm5, [rel MK0f0f0f0f]
+; v806 = v788 & mem512[MK0f0f0f0f]
+%line 1586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm1, zmm6, [rel MK0f0f0f0f]
+; 16x v809 = v805 << 4
+%line 1587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm19, zmm0, 4
-; v1054 = ternlog(v1054, v874, mem512[MK00000f0f], 248)
-%line 1941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm19, zmm21, [rel MK00000f0f], 248
-; 16x v1055 = v962 >> 4
-%line 1942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm6, zmm12, 4
-; 16x v1056 = v966 >> 4
-%line 1943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm21, zmm15, 4
-; 16x v1057 = v916 >> 4
-%line 1944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm10, zmm20, 4
-; 16x v1058 = v920 >> 4
-%line 1945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm9, zmm17, 4
-; 16x v1059 = v955 >> 4
-%line 1946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm12, zmm13, 4
-; 16x v1060 = v958 >> 4
-%line 1947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm13, zmm24, 4
-; 16x v1061 = v909 >> 4
-%line 1948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm0, zmm5, 4
-; 16x v1062 = v912 >> 4
-%line 1949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm1, zmm16, 4
-; v1063 = v1056 | v920
-%line 1950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm2, zmm21, zmm17
-; v1064 = ternlog(v1064, v1055, v916, 30)
-%line 1952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm6, zmm20, 30
-; v1065 = ternlog(v1065, v916, v1064, 86)
-%line 1954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm21, zmm20, zmm2, 86
-; v1066 = ternlog(v1066, v920, v1064, 86)
-%line 1956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm6, zmm17, zmm2, 86
-; v1067 = v1058 | v912
-%line 1957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm3, zmm9, zmm16
-; v1068 = ternlog(v1068, v909, v1057, 30)
-%line 1959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm5, zmm10, 30
-; v1069 = v912
-%line 1960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm2, zmm16
-; v1069 = ternlog(v1069, v1057, v1068, 86)
-%line 1961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm10, zmm3, 86
-; v1070 = ternlog(v1070, v909, v1058, 30)
-%line 1963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm5, zmm9, 30
-; v1071 = v1066 | v1069
-%line 1964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm4, zmm6, zmm2
-; v1072 = ternlog(v1072, v1065, v1070, 30)
-%line 1966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm4, zmm21, zmm3, 30
-; v1073 = ternlog(v1073, v1070, v1072, 86)
-%line 1968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm6, zmm3, zmm4, 86
-; v1074 = ternlog(v1074, v1069, v1072, 86)
-%line 1970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm21, zmm2, zmm4, 86
-; v1075 = v1060 | v912
-%line 1971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm2, zmm13, zmm16
-; v1076 = ternlog(v1076, v1059, v909, 30)
-%line 1973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm12, zmm5, 30
-; v1077 = ternlog(v1077, v909, v1076, 86)
-%line 1975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm13, zmm5, zmm2, 86
-; v1078 = ternlog(v1078, v912, v1076, 86)
-%line 1977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm12, zmm16, zmm2, 86
-; v1079 = v1058 | v1062
-%line 1978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm2, zmm9, zmm1
-; v1080 = ternlog(v1080, v1057, v1061, 30)
-%line 1980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm10, zmm0, 30
-; v1081 = ternlog(v1081, v1061, v1080, 86)
-%line 1982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm9, zmm0, zmm2, 86
-; v1082 = ternlog(v1082, v1062, v1080, 86)
-%line 1984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm10, zmm1, zmm2, 86
-; v1083 = v1078 | v1081
-%line 1985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm12, zmm9
-; v1084 = ternlog(v1084, v1077, v1082, 30)
-%line 1987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm13, zmm10, 30
-; v1085 = ternlog(v1085, v1082, v1084, 86)
-%line 1989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm12, zmm10, zmm0, 86
-; v1086 = ternlog(v1086, v1081, v1084, 86)
-%line 1991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm13, zmm9, zmm0, 86
-; v1088 = v909 & mem512[MK00f0f0f0]
-%line 1992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm15, zmm5, [rel MK00f0f0f0]
-; v1089 = ternlog(v1089, v1085, mem512[MK000f0f0f], 248)
-%line 1994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm15, zmm12, [rel MK000f0f0f], 248
-; v1091 = v912 & mem512[MK00f0f0f0]
-%line 1995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm12, zmm16, [rel MK00f0f0f0]
-; v1092 = ternlog(v1092, v1086, mem512[MK000f0f0f], 248)
-%line 1997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 16x v810 = v806 << 4
+%line 1588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm25, zmm1, 4
+; v811 = ternlog(v811, v651, mem512[MK0f0f0f0f], 248)
+%line 1590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm19, zmm8, [rel MK0f0f0f0f], 248
+; v812 = ternlog(v812, v652, mem512[MK0f0f0f0f], 248)
+%line 1592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm25, zmm20, [rel MK0f0f0f0f], 248
+; 16x v813 = v689 >> 4
+%line 1593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm1, zmm22, 4
+; 16x v814 = v690 >> 4
+%line 1594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm3, zmm24, 4
+; 16x v815 = v689 >> 16
+%line 1595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm5, zmm22, 16
+; 16x v816 = v690 >> 16
+%line 1596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm6, zmm24, 16
+; 16x v817 = v681 >> 16
+%line 1597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm10, zmm21, 16
+; 16x v818 = v682 >> 16
+%line 1598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm18, zmm9, 16
+; v819 = v682 | v814
+%line 1599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm9, zmm3
+; v820 = ternlog(v820, v681, v813, 30)
+%line 1601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm21, zmm1, 30
+; v821 = ternlog(v821, v682, v820, 86)
+%line 1603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm1, zmm9, zmm0, 86
+; v822 = ternlog(v822, v681, v820, 86)
+%line 1605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm3, zmm21, zmm0, 86
+; v823 = v690 | v816
+%line 1606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm24, zmm6
+; v824 = ternlog(v824, v815, v689, 30)
+%line 1608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm5, zmm22, 30
+; v825 = ternlog(v825, v689, v824, 86)
+%line 1610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm6, zmm22, zmm0, 86
+; v826 = ternlog(v826, v690, v824, 86)
+%line 1612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm5, zmm24, zmm0, 86
+; v827 = v821 | v826
+%line 1613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm1, zmm5
+; v828 = ternlog(v828, v825, v822, 30)
+%line 1615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm6, zmm3, 30
+; v829 = ternlog(v829, v822, v828, 86)
+%line 1617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm5, zmm3, zmm0, 86
+; v830 = ternlog(v830, v821, v828, 86)
+%line 1619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm6, zmm1, zmm0, 86
+; 16x v831 = v681 >> 4
+%line 1620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm0, zmm21, 4
+; 16x v832 = v682 >> 4
+%line 1621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm7, zmm9, 4
+; v833 = v818 | v832
+%line 1622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm8, zmm18, zmm7
+; v834 = ternlog(v834, v817, v831, 30)
+%line 1624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm8, zmm10, zmm0, 30
+; v835 = ternlog(v835, v831, v834, 86)
+%line 1626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm18, zmm0, zmm8, 86
+; v836 = ternlog(v836, v832, v834, 86)
+%line 1628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm10, zmm7, zmm8, 86
+; v837 = v822 | v836
+%line 1629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm3, zmm10
+; v838 = ternlog(v838, v835, v821, 30)
+%line 1631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm18, zmm1, 30
+; v839 = ternlog(v839, v821, v838, 86)
+%line 1633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm10, zmm1, zmm0, 86
+; v840 = ternlog(v840, v822, v838, 86)
+%line 1635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm18, zmm3, zmm0, 86
+; v843 = v681 & mem512[MK0000f0f0]
+%line 1636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm20, zmm21, [rel MK0000f0f0]
+; v844 = v682 & mem512[MK0000f0f0]
+%line 1637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm9, zmm9, [rel MK0000f0f0]
+; v845 = ternlog(v845, v839, mem512[MK00000f0f], 248)
+%line 1639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm20, zmm10, [rel MK00000f0f], 248
+; v846 = ternlog(v846, v840, mem512[MK00000f0f], 248)
+%line 1641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm9, zmm18, [rel MK00000f0f], 248
+; v847 = v829 & mem512[MK00000f0f]
+%line 1642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm0, zmm5, [rel MK00000f0f]
+; v848 = v830 & mem512[MK00000f0f]
+%line 1643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm1, zmm6, [rel MK00000f0f]
+; 16x v851 = v847 << 4
+%line 1644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm18, zmm0, 4
+; 16x v852 = v848 << 4
+%line 1645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm21, zmm1, 4
+; v853 = ternlog(v853, v689, mem512[MK00000f0f], 248)
+%line 1647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm18, zmm22, [rel MK00000f0f], 248
+; v854 = ternlog(v854, v690, mem512[MK00000f0f], 248)
+%line 1649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm21, zmm24, [rel MK00000f0f], 248
+; 16x v855 = v731 >> 4
+%line 1650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm1, zmm13, 4
+; 16x v856 = v732 >> 4
+%line 1651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm3, zmm16, 4
+; 16x v857 = v773 >> 4
+%line 1652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm5, zmm12, 4
+; 16x v858 = v774 >> 4
+%line 1653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm6, zmm15, 4
+; 16x v859 = v765 >> 4
+%line 1654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm10, zmm17, 4
+; 16x v860 = v766 >> 4
+%line 1655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm12, zmm23, 4
+; v861 = v724 | v856
+%line 1656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm4, zmm3
+; v862 = ternlog(v862, v723, v855, 30)
+%line 1658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm2, zmm1, 30
+; v863 = ternlog(v863, v724, v862, 86)
+%line 1660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm1, zmm4, zmm0, 86
+; v864 = ternlog(v864, v723, v862, 86)
+%line 1662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm3, zmm2, zmm0, 86
+; v865 = v732 | v858
+%line 1663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm16, zmm6
+; v866 = ternlog(v866, v857, v731, 30)
+%line 1665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm5, zmm13, 30
+; v867 = ternlog(v867, v731, v866, 86)
+%line 1667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm6, zmm13, zmm0, 86
+; v868 = ternlog(v868, v732, v866, 86)
+%line 1669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm5, zmm16, zmm0, 86
+; v869 = v863 | v868
+%line 1670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm1, zmm5
+; v870 = ternlog(v870, v867, v864, 30)
+%line 1672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm6, zmm3, 30
+; v871 = ternlog(v871, v864, v870, 86)
+%line 1674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm5, zmm3, zmm0, 86
+; v872 = ternlog(v872, v863, v870, 86)
+%line 1676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm6, zmm1, zmm0, 86
+; 16x v873 = v723 >> 4
+%line 1677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm0, zmm2, 4
+; 16x v874 = v724 >> 4
+%line 1678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm7, zmm4, 4
+; v875 = v860 | v874
+%line 1679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm8, zmm12, zmm7
+; v876 = ternlog(v876, v859, v873, 30)
+%line 1681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm8, zmm10, zmm0, 30
+; v877 = ternlog(v877, v873, v876, 86)
+%line 1683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm12, zmm0, zmm8, 86
+; v878 = ternlog(v878, v874, v876, 86)
+%line 1685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm10, zmm7, zmm8, 86
+; v879 = v864 | v878
+%line 1686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm3, zmm10
+; v880 = ternlog(v880, v877, v863, 30)
+%line 1688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm12, zmm1, 30
+; v881 = ternlog(v881, v863, v880, 86)
+%line 1690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm10, zmm1, zmm0, 86
+; v882 = ternlog(v882, v864, v880, 86)
+%line 1692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm12, zmm3, zmm0, 86
+; v885 = v723 & mem512[MK00f0f0f0]
+%line 1693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm7, zmm2, [rel MK00f0f0f0]
+; v886 = v724 & mem512[MK00f0f0f0]
+%line 1694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm8, zmm4, [rel MK00f0f0f0]
+; v887 = ternlog(v887, v881, mem512[MK000f0f0f], 248)
+%line 1696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm7, zmm10, [rel MK000f0f0f], 248
+; v888 = ternlog(v888, v882, mem512[MK000f0f0f], 248)
+%line 1698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm8, zmm12, [rel MK000f0f0f], 248
+; v889 = v871 & mem512[MK000f0f0f]
+%line 1699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm0, zmm5, [rel MK000f0f0f]
+; v890 = v872 & mem512[MK000f0f0f]
+%line 1700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm1, zmm6, [rel MK000f0f0f]
+; 16x v893 = v889 << 4
+%line 1701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm12, zmm0, 4
+; 16x v894 = v890 << 4
+%line 1702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm15, zmm1, 4
+; v895 = ternlog(v895, v731, mem512[MK000f0f0f], 248)
+%line 1704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpternlogd zmm12, zmm13, [rel MK000f0f0f], 248
-; v1094 = v1073 & mem512[MK000f0f0f]
-%line 1998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm6, [rel MK000f0f0f]
-; 16x v1095 = v1094 << 4
-%line 1999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm22, zmm0, 4
-; v1096 = ternlog(v1096, v916, mem512[MK000f0f0f], 248)
-%line 2001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm22, zmm20, [rel MK000f0f0f], 248
-; v1098 = v1074 & mem512[MK000f0f0f]
-%line 2002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm21, [rel MK000f0f0f]
-; 16x v1099 = v1098 << 4
-%line 2003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm20, zmm0, 4
-; v1100 = ternlog(v1100, v920, mem512[MK000f0f0f], 248)
-%line 2005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm20, zmm17, [rel MK000f0f0f], 248
-; 16x v1101 = v1004 >> 8
-%line 2006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm10, zmm25, 8
-; 16x v1102 = v1008 >> 8
-%line 2007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm9, zmm14, 8
-; 16x v1103 = v997 >> 8
-%line 2008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm0, zmm7, 8
-; 16x v1104 = v1000 >> 8
-%line 2009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm1, zmm8, 8
-; v1105 = v1008 | v1100
-%line 2010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm5, zmm14, zmm20
-; v1106 = ternlog(v1106, v1096, v1004, 30)
-%line 2012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm5, zmm22, zmm25, 30
-; v1107 = v1100
-%line 2013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm6, zmm20
-; v1107 = ternlog(v1107, v1004, v1106, 86)
-%line 2014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm6, zmm25, zmm5, 86
-; v1108 = ternlog(v1108, v1096, v1008, 30)
-%line 2016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm5, zmm22, zmm14, 30
-; v1109 = v1000 | v1102
-%line 2017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm3, zmm8, zmm9
-; v1110 = ternlog(v1110, v997, v1101, 30)
-%line 2019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm7, zmm10, 30
-; v1111 = v1000
-%line 2020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm2, zmm8
-; v1111 = ternlog(v1111, v1101, v1110, 86)
-%line 2021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm10, zmm3, 86
-; v1112 = ternlog(v1112, v997, v1102, 30)
-%line 2023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm7, zmm9, 30
-; v1113 = v1108 | v1111
-%line 2024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm4, zmm5, zmm2
-; v1114 = ternlog(v1114, v1107, v1112, 30)
-%line 2026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm4, zmm6, zmm3, 30
-; v1115 = ternlog(v1115, v1112, v1114, 86)
-%line 2028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm5, zmm3, zmm4, 86
-; v1116 = ternlog(v1116, v1111, v1114, 86)
-%line 2030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm6, zmm2, zmm4, 86
-; v1117 = v1000 | v1092
-%line 2031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm3, zmm8, zmm12
-; v1118 = ternlog(v1118, v1089, v997, 30)
-%line 2033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm15, zmm7, 30
-; v1119 = v1092
-%line 2034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm4, zmm12
-; v1119 = ternlog(v1119, v997, v1118, 86)
-%line 2035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm4, zmm7, zmm3, 86
-; v1120 = ternlog(v1120, v1089, v1000, 30)
-%line 2037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm15, zmm8, 30
-; v1121 = v1102 | v1104
-%line 2038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm2, zmm9, zmm1
-; v1122 = ternlog(v1122, v1101, v1103, 30)
-%line 2040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm10, zmm0, 30
-; v1123 = ternlog(v1123, v1103, v1122, 86)
-%line 2042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm9, zmm0, zmm2, 86
-; v1124 = ternlog(v1124, v1104, v1122, 86)
-%line 2044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm10, zmm1, zmm2, 86
-; v1125 = v1120 | v1123
-%line 2045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm3, zmm9
-; v1126 = ternlog(v1126, v1119, v1124, 30)
-%line 2047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm4, zmm10, 30
-; v1127 = ternlog(v1127, v1124, v1126, 86)
-%line 2049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm10, zmm0, 86
-; v1128 = ternlog(v1128, v1123, v1126, 86)
-%line 2051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm4, zmm9, zmm0, 86
-; v1130 = v997 & mem512[MKff00ff00]
-%line 2052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm13, zmm7, [rel MKff00ff00]
-; v1131 = ternlog(v1131, v1127, mem512[MK00ff00ff], 248)
-%line 2054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm13, zmm3, [rel MK00ff00ff], 248
-; v1133 = v1000 & mem512[MKff00ff00]
-%line 2055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm16, zmm8, [rel MKff00ff00]
-; v1134 = ternlog(v1134, v1128, mem512[MK00ff00ff], 248)
-%line 2057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm16, zmm4, [rel MK00ff00ff], 248
-; v1136 = v1115 & mem512[MK00ff00ff]
-%line 2058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm5, [rel MK00ff00ff]
-; 16x v1137 = v1136 << 8
-%line 2059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm17, zmm0, 8
-; v1138 = ternlog(v1138, v1004, mem512[MK00ff00ff], 248)
-%line 2061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm17, zmm25, [rel MK00ff00ff], 248
-; v1140 = v1116 & mem512[MK00ff00ff]
-%line 2062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm6, [rel MK00ff00ff]
-; 16x v1141 = v1140 << 8
-%line 2063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm21, zmm0, 8
-; v1142 = ternlog(v1142, v1008, mem512[MK00ff00ff], 248)
-%line 2065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm21, zmm14, [rel MK00ff00ff], 248
-; 16x v1143 = v1096 >> 8
-%line 2066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm5, zmm22, 8
-; 16x v1144 = v1100 >> 8
-%line 2067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm6, zmm20, 8
-; 16x v1145 = v1050 >> 8
-%line 2068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm8, zmm18, 8
-; 16x v1146 = v1054 >> 8
-%line 2069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm7, zmm19, 8
-; 16x v1147 = v1089 >> 8
-%line 2070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm9, zmm15, 8
-; 16x v1148 = v1092 >> 8
-%line 2071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm10, zmm12, 8
-; 16x v1149 = v1043 >> 8
-%line 2072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm0, zmm23, 8
-; 16x v1150 = v1046 >> 8
-%line 2073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm1, zmm11, 8
-; v1151 = v1054 | v1144
-%line 2074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm2, zmm19, zmm6
-; v1152 = ternlog(v1152, v1143, v1050, 30)
-%line 2076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm5, zmm18, 30
-; v1153 = ternlog(v1153, v1050, v1152, 86)
-%line 2078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm6, zmm18, zmm2, 86
-; v1154 = ternlog(v1154, v1054, v1152, 86)
-%line 2080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm5, zmm19, zmm2, 86
-; v1155 = v1046 | v1146
-%line 2081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm3, zmm11, zmm7
-; v1156 = ternlog(v1156, v1043, v1145, 30)
-%line 2083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm23, zmm8, 30
-; v1157 = v1046
-%line 2084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm2, zmm11
-; v1157 = ternlog(v1157, v1145, v1156, 86)
-%line 2085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm8, zmm3, 86
-; v1158 = ternlog(v1158, v1043, v1146, 30)
-%line 2087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm23, zmm7, 30
-; v1159 = v1154 | v1157
-%line 2088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm4, zmm5, zmm2
-; v1160 = ternlog(v1160, v1153, v1158, 30)
-%line 2090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm4, zmm6, zmm3, 30
-; v1161 = ternlog(v1161, v1158, v1160, 86)
-%line 2092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm5, zmm3, zmm4, 86
-; v1162 = ternlog(v1162, v1157, v1160, 86)
-%line 2094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm6, zmm2, zmm4, 86
-; v1163 = v1046 | v1148
-%line 2095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm2, zmm11, zmm10
-; v1164 = ternlog(v1164, v1147, v1043, 30)
-%line 2097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm9, zmm23, 30
-; v1165 = ternlog(v1165, v1043, v1164, 86)
-%line 2099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm10, zmm23, zmm2, 86
-; v1166 = ternlog(v1166, v1046, v1164, 86)
-%line 2101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm9, zmm11, zmm2, 86
-; v1167 = v1146 | v1150
-%line 2102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm2, zmm7, zmm1
-; v1168 = ternlog(v1168, v1145, v1149, 30)
-%line 2104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm8, zmm0, 30
-; v1169 = ternlog(v1169, v1149, v1168, 86)
-%line 2106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm7, zmm0, zmm2, 86
-; v1170 = ternlog(v1170, v1150, v1168, 86)
-%line 2108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm8, zmm1, zmm2, 86
-; v1171 = v1166 | v1169
-%line 2109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm9, zmm7
-; v1172 = ternlog(v1172, v1165, v1170, 30)
-%line 2111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm10, zmm8, 30
-; v1173 = ternlog(v1173, v1170, v1172, 86)
-%line 2113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm9, zmm8, zmm0, 86
-; v1174 = ternlog(v1174, v1169, v1172, 86)
-%line 2115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm10, zmm7, zmm0, 86
-; v1176 = v1043 & mem512[MK0000ff00]
-%line 2116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm12, zmm23, [rel MK0000ff00]
-; v1177 = ternlog(v1177, v1173, mem512[MK000000ff], 248)
-%line 2118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm12, zmm9, [rel MK000000ff], 248
-; v1179 = v1046 & mem512[MK0000ff00]
-%line 2119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm9, zmm11, [rel MK0000ff00]
-; v1180 = ternlog(v1180, v1174, mem512[MK000000ff], 248)
-%line 2121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm9, zmm10, [rel MK000000ff], 248
-; v1182 = v1161 & mem512[MK000000ff]
-%line 2122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm5, [rel MK000000ff]
-; 16x v1183 = v1182 << 8
-%line 2123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm5, zmm0, 8
-; v1184 = ternlog(v1184, v1050, mem512[MK000000ff], 248)
-%line 2125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm5, zmm18, [rel MK000000ff], 248
-; v1186 = v1162 & mem512[MK000000ff]
-%line 2126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm6, [rel MK000000ff]
-; 16x v1187 = v1186 << 8
-%line 2127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm6, zmm0, 8
-; v1188 = ternlog(v1188, v1054, mem512[MK000000ff], 248)
-%line 2129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm6, zmm19, [rel MK000000ff], 248
-; 16x v1189 = v1138 >> 16
-%line 2130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm8, zmm17, 16
-; 16x v1190 = v1142 >> 16
-%line 2131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm7, zmm21, 16
-; 16x v1191 = v1131 >> 16
-%line 2132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm0, zmm13, 16
-; 16x v1192 = v1134 >> 16
-%line 2133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpsrld zmm1, zmm16, 16
-; v1193 = v1142 | v1188
-%line 2134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm2, zmm21, zmm6
-; v1194 = ternlog(v1194, v1184, v1138, 30)
-%line 2136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm5, zmm17, 30
-; v1195 = ternlog(v1195, v1138, v1194, 86)
-%line 2138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm6, zmm17, zmm2, 86
-; v1196 = ternlog(v1196, v1142, v1194, 86)
-%line 2140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm5, zmm21, zmm2, 86
-; v1197 = v1134 | v1190
-%line 2141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm3, zmm16, zmm7
-; v1198 = ternlog(v1198, v1131, v1189, 30)
-%line 2143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm13, zmm8, 30
-; v1199 = v1134
-%line 2144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqa64 zmm2, zmm16
-; v1199 = ternlog(v1199, v1189, v1198, 86)
-%line 2145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm8, zmm3, 86
-; v1200 = ternlog(v1200, v1131, v1190, 30)
-%line 2147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm13, zmm7, 30
-; v1201 = v1196 | v1199
-%line 2148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm4, zmm5, zmm2
-; v1202 = ternlog(v1202, v1195, v1200, 30)
-%line 2150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm4, zmm6, zmm3, 30
-; v1203 = ternlog(v1203, v1200, v1202, 86)
-%line 2152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm5, zmm3, zmm4, 86
-; v1204 = ternlog(v1204, v1199, v1202, 86)
-%line 2154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm6, zmm2, zmm4, 86
-; v1205 = v1134 | v1180
-%line 2155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm2, zmm16, zmm9
-; v1206 = ternlog(v1206, v1177, v1131, 30)
-%line 2157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm12, zmm13, 30
-; v1207 = ternlog(v1207, v1131, v1206, 86)
-%line 2159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm9, zmm13, zmm2, 86
-; v1208 = ternlog(v1208, v1134, v1206, 86)
-%line 2161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm12, zmm16, zmm2, 86
-; v1209 = v1190 | v1192
-%line 2162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm2, zmm7, zmm1
-; v1210 = ternlog(v1210, v1189, v1191, 30)
-%line 2164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm8, zmm0, 30
-; v1211 = ternlog(v1211, v1191, v1210, 86)
-%line 2166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm7, zmm0, zmm2, 86
-; v1212 = ternlog(v1212, v1192, v1210, 86)
-%line 2168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm8, zmm1, zmm2, 86
-; v1213 = v1208 | v1211
-%line 2169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpord zmm0, zmm12, zmm7
-; v1214 = ternlog(v1214, v1207, v1212, 30)
-%line 2171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm0, zmm9, zmm8, 30
-; v1215 = ternlog(v1215, v1212, v1214, 86)
-%line 2173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm12, zmm8, zmm0, 86
-; v1216 = ternlog(v1216, v1211, v1214, 86)
-%line 2175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm9, zmm7, zmm0, 86
-; v1218 = v1131 & mem512[MKffff0000]
-%line 2176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm3, zmm13, [rel MKffff0000]
-; v1219 = ternlog(v1219, v1215, mem512[MK0000ffff], 248)
-%line 2178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm3, zmm12, [rel MK0000ffff], 248
-; v1221 = v1134 & mem512[MKffff0000]
-%line 2179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm4, zmm16, [rel MKffff0000]
-; v1222 = ternlog(v1222, v1216, mem512[MK0000ffff], 248)
-%line 2181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm4, zmm9, [rel MK0000ffff], 248
-; v1224 = v1203 & mem512[MK0000ffff]
-%line 2182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm5, [rel MK0000ffff]
-; 16x v1225 = v1224 << 16
-%line 2183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpslld zmm1, zmm0, 16
-; v1226 = ternlog(v1226, v1138, mem512[MK0000ffff], 248)
-%line 2185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm1, zmm17, [rel MK0000ffff], 248
-; v1228 = v1204 & mem512[MK0000ffff]
-%line 2186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpandd zmm0, zmm6, [rel MK0000ffff]
-; 16x v1229 = v1228 << 16
-%line 2187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v896 = ternlog(v896, v732, mem512[MK000f0f0f], 248)
+%line 1706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm15, zmm16, [rel MK000f0f0f], 248
+; 16x v897 = v811 >> 8
+%line 1707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm1, zmm19, 8
+; 16x v898 = v812 >> 8
+%line 1708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm2, zmm25, 8
+; v899 = v804 | v898
+%line 1709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm14, zmm2
+; v900 = ternlog(v900, v803, v897, 30)
+%line 1711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm11, zmm1, 30
+; v901 = ternlog(v901, v804, v900, 86)
+%line 1713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm1, zmm14, zmm0, 86
+; v902 = ternlog(v902, v803, v900, 86)
+%line 1715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm2, zmm11, zmm0, 86
+; v903 = v812 | v896
+%line 1716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm3, zmm25, zmm15
+; v904 = ternlog(v904, v895, v811, 30)
+%line 1718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm3, zmm12, zmm19, 30
+; v905 = v896
+%line 1719+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqa64 zmm4, zmm15
+; v905 = ternlog(v905, v811, v904, 86)
+%line 1720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm4, zmm19, zmm3, 86
+; v906 = ternlog(v906, v895, v812, 30)
+%line 1722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm3, zmm12, zmm25, 30
+; v907 = v901 | v906
+%line 1723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm1, zmm3
+; v908 = ternlog(v908, v905, v902, 30)
+%line 1725+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm4, zmm2, 30
+; v909 = ternlog(v909, v902, v908, 86)
+%line 1727+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm3, zmm2, zmm0, 86
+; v910 = ternlog(v910, v901, v908, 86)
+%line 1729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm4, zmm1, zmm0, 86
+; 16x v911 = v803 >> 8
+%line 1730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm6, zmm11, 8
+; 16x v912 = v804 >> 8
+%line 1731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm5, zmm14, 8
+; v913 = v888 | v912
+%line 1732+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm8, zmm5
+; v914 = ternlog(v914, v887, v911, 30)
+%line 1734+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm7, zmm6, 30
+; v915 = ternlog(v915, v888, v914, 86)
+%line 1736+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm6, zmm8, zmm0, 86
+; v916 = ternlog(v916, v887, v914, 86)
+%line 1738+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm5, zmm7, zmm0, 86
+; v917 = v902 | v916
+%line 1739+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm2, zmm5
+; v918 = ternlog(v918, v915, v901, 30)
+%line 1741+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm6, zmm1, 30
+; v919 = ternlog(v919, v901, v918, 86)
+%line 1743+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm5, zmm1, zmm0, 86
+; v920 = ternlog(v920, v902, v918, 86)
+%line 1745+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm6, zmm2, zmm0, 86
+; v923 = v803 & mem512[MKff00ff00]
+%line 1746+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm10, zmm11, [rel MKff00ff00]
+; v924 = v804 & mem512[MKff00ff00]
+%line 1747+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm11, zmm14, [rel MKff00ff00]
+; v925 = ternlog(v925, v919, mem512[MK00ff00ff], 248)
+%line 1749+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm10, zmm5, [rel MK00ff00ff], 248
+; v926 = ternlog(v926, v920, mem512[MK00ff00ff], 248)
+%line 1751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm11, zmm6, [rel MK00ff00ff], 248
+; v927 = v909 & mem512[MK00ff00ff]
+%line 1752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm0, zmm3, [rel MK00ff00ff]
+; v928 = v910 & mem512[MK00ff00ff]
+%line 1753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm1, zmm4, [rel MK00ff00ff]
+; 16x v931 = v927 << 8
+%line 1754+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm13, zmm0, 8
+; 16x v932 = v928 << 8
+%line 1755+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm14, zmm1, 8
+; v933 = ternlog(v933, v811, mem512[MK00ff00ff], 248)
+%line 1757+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm13, zmm19, [rel MK00ff00ff], 248
+; v934 = ternlog(v934, v812, mem512[MK00ff00ff], 248)
+%line 1759+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm14, zmm25, [rel MK00ff00ff], 248
+; 16x v935 = v853 >> 8
+%line 1760+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm1, zmm18, 8
+; 16x v936 = v854 >> 8
+%line 1761+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm2, zmm21, 8
+; 16x v937 = v895 >> 8
+%line 1762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm3, zmm12, 8
+; 16x v938 = v896 >> 8
+%line 1763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm4, zmm15, 8
+; 16x v939 = v887 >> 8
+%line 1764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm7, zmm7, 8
+; 16x v940 = v888 >> 8
+%line 1765+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm8, zmm8, 8
+; v941 = v846 | v936
+%line 1766+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm9, zmm2
+; v942 = ternlog(v942, v845, v935, 30)
+%line 1768+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm20, zmm1, 30
+; v943 = ternlog(v943, v846, v942, 86)
+%line 1770+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm1, zmm9, zmm0, 86
+; v944 = ternlog(v944, v845, v942, 86)
+%line 1772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm2, zmm20, zmm0, 86
+; v945 = v854 | v938
+%line 1773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm21, zmm4
+; v946 = ternlog(v946, v937, v853, 30)
+%line 1775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm3, zmm18, 30
+; v947 = ternlog(v947, v853, v946, 86)
+%line 1777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm4, zmm18, zmm0, 86
+; v948 = ternlog(v948, v854, v946, 86)
+%line 1779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm3, zmm21, zmm0, 86
+; v949 = v943 | v948
+%line 1780+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm1, zmm3
+; v950 = ternlog(v950, v947, v944, 30)
+%line 1782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm4, zmm2, 30
+; v951 = ternlog(v951, v944, v950, 86)
+%line 1784+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm3, zmm2, zmm0, 86
+; v952 = ternlog(v952, v943, v950, 86)
+%line 1786+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm4, zmm1, zmm0, 86
+; 16x v953 = v845 >> 8
+%line 1787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm0, zmm20, 8
+; 16x v954 = v846 >> 8
+%line 1788+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm5, zmm9, 8
+; v955 = v940 | v954
+%line 1789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm6, zmm8, zmm5
+; v956 = ternlog(v956, v939, v953, 30)
+%line 1791+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm6, zmm7, zmm0, 30
+; v957 = ternlog(v957, v953, v956, 86)
+%line 1793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm8, zmm0, zmm6, 86
+; v958 = ternlog(v958, v954, v956, 86)
+%line 1795+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm7, zmm5, zmm6, 86
+; v959 = v944 | v958
+%line 1796+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm2, zmm7
+; v960 = ternlog(v960, v957, v943, 30)
+%line 1798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm8, zmm1, 30
+; v961 = ternlog(v961, v943, v960, 86)
+%line 1800+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm7, zmm1, zmm0, 86
+; v962 = ternlog(v962, v944, v960, 86)
+%line 1802+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm8, zmm2, zmm0, 86
+; v965 = v845 & mem512[MK0000ff00]
+%line 1803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm12, zmm20, [rel MK0000ff00]
+; v966 = v846 & mem512[MK0000ff00]
+%line 1804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm9, zmm9, [rel MK0000ff00]
+; v967 = ternlog(v967, v961, mem512[MK000000ff], 248)
+%line 1806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm12, zmm7, [rel MK000000ff], 248
+; v968 = ternlog(v968, v962, mem512[MK000000ff], 248)
+%line 1808+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm9, zmm8, [rel MK000000ff], 248
+; v969 = v951 & mem512[MK000000ff]
+%line 1809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm0, zmm3, [rel MK000000ff]
+; v970 = v952 & mem512[MK000000ff]
+%line 1810+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm1, zmm4, [rel MK000000ff]
+; 16x v973 = v969 << 8
+%line 1811+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm3, zmm0, 8
+; 16x v974 = v970 << 8
+%line 1812+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm4, zmm1, 8
+; v975 = ternlog(v975, v853, mem512[MK000000ff], 248)
+%line 1814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm3, zmm18, [rel MK000000ff], 248
+; v976 = ternlog(v976, v854, mem512[MK000000ff], 248)
+%line 1816+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm4, zmm21, [rel MK000000ff], 248
+; 16x v977 = v933 >> 16
+%line 1817+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm1, zmm13, 16
+; 16x v978 = v934 >> 16
+%line 1818+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm2, zmm14, 16
+; v979 = v926 | v978
+%line 1819+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm11, zmm2
+; v980 = ternlog(v980, v925, v977, 30)
+%line 1821+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm10, zmm1, 30
+; v981 = ternlog(v981, v926, v980, 86)
+%line 1823+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm1, zmm11, zmm0, 86
+; v982 = ternlog(v982, v925, v980, 86)
+%line 1825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm2, zmm10, zmm0, 86
+; v983 = v934 | v976
+%line 1826+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm14, zmm4
+; v984 = ternlog(v984, v975, v933, 30)
+%line 1828+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm3, zmm13, 30
+; v985 = ternlog(v985, v933, v984, 86)
+%line 1830+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm4, zmm13, zmm0, 86
+; v986 = ternlog(v986, v934, v984, 86)
+%line 1832+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm3, zmm14, zmm0, 86
+; v987 = v981 | v986
+%line 1833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm1, zmm3
+; v988 = ternlog(v988, v985, v982, 30)
+%line 1835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm4, zmm2, 30
+; v989 = ternlog(v989, v982, v988, 86)
+%line 1837+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm3, zmm2, zmm0, 86
+; v990 = ternlog(v990, v981, v988, 86)
+%line 1839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm4, zmm1, zmm0, 86
+; 16x v991 = v925 >> 16
+%line 1840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm0, zmm10, 16
+; 16x v992 = v926 >> 16
+%line 1841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpsrld zmm5, zmm11, 16
+; v993 = v968 | v992
+%line 1842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm6, zmm9, zmm5
+; v994 = ternlog(v994, v967, v991, 30)
+%line 1844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm6, zmm12, zmm0, 30
+; v995 = ternlog(v995, v991, v994, 86)
+%line 1846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm9, zmm0, zmm6, 86
+; v996 = ternlog(v996, v992, v994, 86)
+%line 1848+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm12, zmm5, zmm6, 86
+; v997 = v982 | v996
+%line 1849+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpord zmm0, zmm2, zmm12
+; v998 = ternlog(v998, v995, v981, 30)
+%line 1851+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm0, zmm9, zmm1, 30
+; v999 = ternlog(v999, v981, v998, 86)
+%line 1853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm12, zmm1, zmm0, 86
+; v1000 = ternlog(v1000, v982, v998, 86)
+%line 1855+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm9, zmm2, zmm0, 86
+; v1003 = v925 & mem512[MKffff0000]
+%line 1856+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm5, zmm10, [rel MKffff0000]
+; v1004 = v926 & mem512[MKffff0000]
+%line 1857+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm6, zmm11, [rel MKffff0000]
+; v1005 = ternlog(v1005, v999, mem512[MK0000ffff], 248)
+%line 1859+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm5, zmm12, [rel MK0000ffff], 248
+; v1006 = ternlog(v1006, v1000, mem512[MK0000ffff], 248)
+%line 1861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm6, zmm9, [rel MK0000ffff], 248
+; v1007 = v989 & mem512[MK0000ffff]
+%line 1862+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm0, zmm3, [rel MK0000ffff]
+; v1008 = v990 & mem512[MK0000ffff]
+%line 1863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpandd zmm1, zmm4, [rel MK0000ffff]
+; 16x v1011 = v1007 << 16
+%line 1864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpslld zmm2, zmm0, 16
-; v1230 = ternlog(v1230, v1142, mem512[MK0000ffff], 248)
-%line 2189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpternlogd zmm2, zmm21, [rel MK0000ffff], 248
-; v1231 = mem512[SIGMAINV]
-%line 2190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 16x v1012 = v1008 << 16
+%line 1865+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpslld zmm1, zmm1, 16
+; v1013 = ternlog(v1013, v933, mem512[MK0000ffff], 248)
+%line 1867+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm2, zmm13, [rel MK0000ffff], 248
+; v1014 = ternlog(v1014, v934, mem512[MK0000ffff], 248)
+%line 1869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpternlogd zmm1, zmm14, [rel MK0000ffff], 248
+; v1015 = mem512[SIGMAINV]
+%line 1870+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 zmm0, [rel SIGMAINV]
-; v1232 = permute2x32(v1232, v1231, v1226)
-%line 2192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpermt2d zmm1, zmm0, zmm1
-; v1233 = permute2x32(v1233, v1231, v1230)
-%line 2194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1016 = permute2x32(v1016, v1015, v1013)
+%line 1872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpermt2d zmm2, zmm0, zmm2
-; v1234 = permute2x32(v1234, v1231, v1219)
-%line 2196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpermt2d zmm3, zmm0, zmm3
-; v1235 = permute2x32(v1235, v1231, v1222)
-%line 2198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vpermt2d zmm4, zmm0, zmm4
-; mem512[q + 8704] = v1232
-%line 2199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [rax + 8704], zmm1
-; mem512[q + 8900] = v1234
-%line 2200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [rax + 8900], zmm3
-; mem512[q + 9536] = v1233
-%line 2201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [rax + 9536], zmm2
-; mem512[q + 9732] = v1235
-%line 2202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [rax + 9732], zmm4
+; v1017 = permute2x32(v1017, v1015, v1014)
+%line 1874+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpermt2d zmm1, zmm0, zmm1
+; v1018 = permute2x32(v1018, v1015, v1005)
+%line 1876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpermt2d zmm5, zmm0, zmm5
+; v1019 = permute2x32(v1019, v1015, v1006)
+%line 1878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vpermt2d zmm6, zmm0, zmm6
+; mem512[q + 8704] = v1016
+%line 1879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqu64 [rax + 8704], zmm2
+; mem512[q + 8900] = v1018
+%line 1880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqu64 [rax + 8900], zmm5
+; mem512[q + 9536] = v1017
+%line 1881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqu64 [rax + 9536], zmm1
+; mem512[q + 9732] = v1019
+%line 1882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	vmovdqu64 [rax + 9732], zmm6
 ; pc += 512
-%line 2203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	add r8, 512
 ; q += 64
-%line 2204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	add rax, 64
 ; =? cnt -= 1
-%line 2205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	sub r9, 1
 ; goto iloop if !=
-%line 2206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 1886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	jne .Liloop
-; v1236 = mem256[w + 8704]
-%line 2207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1020 = mem256[w + 8704]
+%line 1887+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov rax, r10
 	vmovdqu64 ymm0, [rax + 8704]
-; v1237 = mem256[w + 9536]
-%line 2208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1021 = mem256[w + 9536]
+%line 1888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm1, [rax + 9536]
-; v1238 = mem256[w + 8896]
-%line 2209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1022 = mem256[w + 8896]
+%line 1889+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm2, [rax + 8896]
-; v1239 = mem256[w + 9728]
-%line 2210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1023 = mem256[w + 9728]
+%line 1890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm3, [rax + 9728]
-; v1240 = v1237 | v1238
-%line 2211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1024 = v1021 | v1022
+%line 1891+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm4, ymm1, ymm2
-; v1241 = v1236 | v1239
-%line 2212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1025 = v1020 | v1023
+%line 1892+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm5, ymm0, ymm3
-; v1242 = v1240 ^ v1241
-%line 2213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1026 = v1024 ^ v1025
+%line 1893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm4, ymm4, ymm5
-; v1243 = v1237 | v1239
-%line 2214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1027 = v1021 | v1023
+%line 1894+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm1, ymm1, ymm3
-; v1244 = v1242 ^ v1243
-%line 2215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1028 = v1026 ^ v1027
+%line 1895+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm4, ymm1
-; v1245 = v1236 | v1238
-%line 2216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1029 = v1020 | v1022
+%line 1896+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm0, ymm0, ymm2
-; v1246 = v1242 ^ v1245
-%line 2217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1030 = v1026 ^ v1029
+%line 1897+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm0, ymm4, ymm0
-; mem256[w + 9152] = v1244
-%line 2218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 9152] = v1028
+%line 1898+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 9152], ymm1
-; mem256[w + 9984] = v1246
-%line 2219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 9984] = v1030
+%line 1899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 9984], ymm0
-; v1247 = mem256[w + 8736]
-%line 2220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1031 = mem256[w + 8736]
+%line 1900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 8736]
-; v1248 = mem256[w + 9568]
-%line 2221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1032 = mem256[w + 9568]
+%line 1901+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm1, [rax + 9568]
-; v1249 = mem256[w + 8928]
-%line 2222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1033 = mem256[w + 8928]
+%line 1902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm2, [rax + 8928]
-; v1250 = mem256[w + 9760]
-%line 2223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1034 = mem256[w + 9760]
+%line 1903+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm3, [rax + 9760]
-; v1251 = v1248 | v1249
-%line 2224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1035 = v1032 | v1033
+%line 1904+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm4, ymm1, ymm2
-; v1252 = v1247 | v1250
-%line 2225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1036 = v1031 | v1034
+%line 1905+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm5, ymm0, ymm3
-; v1253 = v1251 ^ v1252
-%line 2226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1037 = v1035 ^ v1036
+%line 1906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm4, ymm4, ymm5
-; v1254 = v1248 | v1250
-%line 2227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1038 = v1032 | v1034
+%line 1907+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm1, ymm1, ymm3
-; v1255 = v1253 ^ v1254
-%line 2228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1039 = v1037 ^ v1038
+%line 1908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm4, ymm1
-; v1256 = v1247 | v1249
-%line 2229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1040 = v1031 | v1033
+%line 1909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm0, ymm0, ymm2
-; v1257 = v1253 ^ v1256
-%line 2230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1041 = v1037 ^ v1040
+%line 1910+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm0, ymm4, ymm0
-; mem256[w + 9184] = v1255
-%line 2231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 9184] = v1039
+%line 1911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 9184], ymm1
-; mem256[w + 10016] = v1257
-%line 2232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10016] = v1041
+%line 1912+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10016], ymm0
-; v1258 = mem256[w + 8768]
-%line 2233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1042 = mem256[w + 8768]
+%line 1913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 8768]
-; v1259 = mem256[w + 9600]
-%line 2234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1043 = mem256[w + 9600]
+%line 1914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm1, [rax + 9600]
-; v1260 = mem256[w + 8960]
-%line 2235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1044 = mem256[w + 8960]
+%line 1915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm2, [rax + 8960]
-; v1261 = mem256[w + 9792]
-%line 2236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1045 = mem256[w + 9792]
+%line 1916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm3, [rax + 9792]
-; v1262 = v1259 | v1260
-%line 2237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1046 = v1043 | v1044
+%line 1917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm4, ymm1, ymm2
-; v1263 = v1258 | v1261
-%line 2238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1047 = v1042 | v1045
+%line 1918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm5, ymm0, ymm3
-; v1264 = v1262 ^ v1263
-%line 2239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1048 = v1046 ^ v1047
+%line 1919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm4, ymm4, ymm5
-; v1265 = v1259 | v1261
-%line 2240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1049 = v1043 | v1045
+%line 1920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm1, ymm1, ymm3
-; v1266 = v1264 ^ v1265
-%line 2241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1050 = v1048 ^ v1049
+%line 1921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm4, ymm1
-; v1267 = v1258 | v1260
-%line 2242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1051 = v1042 | v1044
+%line 1922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm0, ymm0, ymm2
-; v1268 = v1264 ^ v1267
-%line 2243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1052 = v1048 ^ v1051
+%line 1923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm0, ymm4, ymm0
-; mem256[w + 9216] = v1266
-%line 2244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 9216] = v1050
+%line 1924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 9216], ymm1
-; mem256[w + 10048] = v1268
-%line 2245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10048] = v1052
+%line 1925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10048], ymm0
-; v1269 = mem256[w + 8800]
-%line 2246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1053 = mem256[w + 8800]
+%line 1926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 8800]
-; v1270 = mem256[w + 9632]
-%line 2247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1054 = mem256[w + 9632]
+%line 1927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm1, [rax + 9632]
-; v1271 = mem256[w + 8992]
-%line 2248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1055 = mem256[w + 8992]
+%line 1928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm2, [rax + 8992]
-; v1272 = mem256[w + 9824]
-%line 2249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1056 = mem256[w + 9824]
+%line 1929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm3, [rax + 9824]
-; v1273 = v1270 | v1271
-%line 2250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1057 = v1054 | v1055
+%line 1930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm4, ymm1, ymm2
-; v1274 = v1269 | v1272
-%line 2251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1058 = v1053 | v1056
+%line 1931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm5, ymm0, ymm3
-; v1275 = v1273 ^ v1274
-%line 2252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1059 = v1057 ^ v1058
+%line 1932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm4, ymm4, ymm5
-; v1276 = v1270 | v1272
-%line 2253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1060 = v1054 | v1056
+%line 1933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm1, ymm1, ymm3
-; v1277 = v1275 ^ v1276
-%line 2254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1061 = v1059 ^ v1060
+%line 1934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm4, ymm1
-; v1278 = v1269 | v1271
-%line 2255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1062 = v1053 | v1055
+%line 1935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm0, ymm0, ymm2
-; v1279 = v1275 ^ v1278
-%line 2256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1063 = v1059 ^ v1062
+%line 1936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm0, ymm4, ymm0
-; mem256[w + 9248] = v1277
-%line 2257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 9248] = v1061
+%line 1937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 9248], ymm1
-; mem256[w + 10080] = v1279
-%line 2258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10080] = v1063
+%line 1938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10080], ymm0
-; v1280 = mem256[w + 8832]
-%line 2259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1064 = mem256[w + 8832]
+%line 1939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 8832]
-; v1281 = mem256[w + 9664]
-%line 2260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1065 = mem256[w + 9664]
+%line 1940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm1, [rax + 9664]
-; v1282 = mem256[w + 9024]
-%line 2261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1066 = mem256[w + 9024]
+%line 1941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm2, [rax + 9024]
-; v1283 = mem256[w + 9856]
-%line 2262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1067 = mem256[w + 9856]
+%line 1942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm3, [rax + 9856]
-; v1284 = v1281 | v1282
-%line 2263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1068 = v1065 | v1066
+%line 1943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm4, ymm1, ymm2
-; v1285 = v1280 | v1283
-%line 2264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1069 = v1064 | v1067
+%line 1944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm5, ymm0, ymm3
-; v1286 = v1284 ^ v1285
-%line 2265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1070 = v1068 ^ v1069
+%line 1945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm4, ymm4, ymm5
-; v1287 = v1281 | v1283
-%line 2266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1071 = v1065 | v1067
+%line 1946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm1, ymm1, ymm3
-; v1288 = v1286 ^ v1287
-%line 2267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1072 = v1070 ^ v1071
+%line 1947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm4, ymm1
-; v1289 = v1280 | v1282
-%line 2268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1073 = v1064 | v1066
+%line 1948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm0, ymm0, ymm2
-; v1290 = v1286 ^ v1289
-%line 2269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1074 = v1070 ^ v1073
+%line 1949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm0, ymm4, ymm0
-; mem256[w + 9280] = v1288
-%line 2270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 9280] = v1072
+%line 1950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 9280], ymm1
-; mem256[w + 10112] = v1290
-%line 2271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10112] = v1074
+%line 1951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10112], ymm0
-; v1291 = mem256[w + 8864]
-%line 2272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1075 = mem256[w + 8864]
+%line 1952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 8864]
-; v1292 = mem256[w + 9696]
-%line 2273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1076 = mem256[w + 9696]
+%line 1953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm1, [rax + 9696]
-; v1293 = mem256[w + 9056]
-%line 2274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1077 = mem256[w + 9056]
+%line 1954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm2, [rax + 9056]
-; v1294 = mem256[w + 9888]
-%line 2275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1078 = mem256[w + 9888]
+%line 1955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm3, [rax + 9888]
-; v1295 = v1292 | v1293
-%line 2276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1079 = v1076 | v1077
+%line 1956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm4, ymm1, ymm2
-; v1296 = v1291 | v1294
-%line 2277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1080 = v1075 | v1078
+%line 1957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm5, ymm0, ymm3
-; v1297 = v1295 ^ v1296
-%line 2278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1081 = v1079 ^ v1080
+%line 1958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm4, ymm4, ymm5
-; v1298 = v1292 | v1294
-%line 2279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1082 = v1076 | v1078
+%line 1959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm1, ymm1, ymm3
-; v1299 = v1297 ^ v1298
-%line 2280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1083 = v1081 ^ v1082
+%line 1960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm4, ymm1
-; v1300 = v1291 | v1293
-%line 2281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1084 = v1075 | v1077
+%line 1961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm0, ymm0, ymm2
-; v1301 = v1297 ^ v1300
-%line 2282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1085 = v1081 ^ v1084
+%line 1962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm0, ymm4, ymm0
-; mem256[w + 9312] = v1299
-%line 2283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 9312] = v1083
+%line 1963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 9312], ymm1
-; mem256[w + 10144] = v1301
-%line 2284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10144] = v1085
+%line 1964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10144], ymm0
-; v1302 = 0
-%line 2285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1086 = 0
+%line 1965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxor ymm0, ymm0, ymm0
-; mem256[w + 9344] = v1302
-%line 2286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 9344] = v1086
+%line 1966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 9344], ymm0
-; mem256[w + 9376] = v1302
-%line 2287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 9376] = v1086
+%line 1967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 9376], ymm0
-; mem256[w + 10176] = v1302
-%line 2288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10176] = v1086
+%line 1968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10176], ymm0
-; mem256[w + 10208] = v1302
-%line 2289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10208] = v1086
+%line 1969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10208], ymm0
-; v1303 = mem256[w + 9152]
-%line 2290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1087 = mem256[w + 9152]
+%line 1970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 9152]
-; v1304 = mem256[w + 9984]
-%line 2291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1088 = mem256[w + 9984]
+%line 1971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm1, [rax + 9984]
-; v1305 = mem256[w + 9247]
-%line 2292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1089 = mem256[w + 9247]
+%line 1972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm2, [rax + 9247]
-; v1306 = mem256[w + 9248]
-%line 2293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1090 = mem256[w + 9248]
+%line 1973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm3, [rax + 9248]
-; 4x v1307 = v1305 >> 1
-%line 2294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 4x v1091 = v1089 >> 1
+%line 1974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrlq ymm2, ymm2, 1
-; 4x v1308 = v1306 << 7
-%line 2295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 4x v1092 = v1090 << 7
+%line 1975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllq ymm3, ymm3, 7
-; v1309 = v1307 | v1308
-%line 2296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1093 = v1091 | v1092
+%line 1976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm2, ymm2, ymm3
-; v1310 = mem256[w + 10079]
-%line 2297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1094 = mem256[w + 10079]
+%line 1977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm3, [rax + 10079]
-; v1311 = mem256[w + 10080]
-%line 2298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1095 = mem256[w + 10080]
+%line 1978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm4, [rax + 10080]
-; 4x v1312 = v1310 >> 1
-%line 2299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 4x v1096 = v1094 >> 1
+%line 1979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrlq ymm3, ymm3, 1
-; 4x v1313 = v1311 << 7
-%line 2300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 4x v1097 = v1095 << 7
+%line 1980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllq ymm4, ymm4, 7
-; v1314 = v1312 | v1313
-%line 2301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1098 = v1096 | v1097
+%line 1981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm3, ymm3, ymm4
-; v1315 = mem256[w + 9247]
-%line 2302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1099 = mem256[w + 9247]
+%line 1982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm4, [rax + 9247]
-; v1316 = mem256[w + 10079]
-%line 2303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1100 = mem256[w + 10079]
+%line 1983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm5, [rax + 10079]
-; v1317 = v1315 & mem256[FOLD0]
-%line 2304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1101 = v1099 & mem256[FOLD0]
+%line 1984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm7, ymm4, [rel FOLD0]
-; v1318 = v1316 & mem256[FOLD0]
-%line 2305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1102 = v1100 & mem256[FOLD0]
+%line 1985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm4, ymm5, [rel FOLD0]
-; v1319 = v1304 | v1309
-%line 2306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1103 = v1088 | v1093
+%line 1986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm5, ymm1, ymm2
-; v1320 = v1303 | v1314
-%line 2307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1104 = v1087 | v1098
+%line 1987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm6, ymm0, ymm3
-; v1321 = v1319 ^ v1320
-%line 2308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1105 = v1103 ^ v1104
+%line 1988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm5, ymm5, ymm6
-; v1322 = v1304 | v1314
-%line 2309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1106 = v1088 | v1098
+%line 1989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm1, ymm1, ymm3
-; v1323 = v1321 ^ v1322
-%line 2310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1107 = v1105 ^ v1106
+%line 1990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm5, ymm1
-; v1324 = v1303 | v1309
-%line 2311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1108 = v1087 | v1093
+%line 1991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm0, ymm0, ymm2
-; v1325 = v1321 ^ v1324
-%line 2312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1109 = v1105 ^ v1108
+%line 1992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm0, ymm5, ymm0
-; v1326 = v1317 | v1325
-%line 2313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1110 = v1101 | v1109
+%line 1993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm2, ymm7, ymm0
-; v1327 = v1318 | v1323
-%line 2314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1111 = v1102 | v1107
+%line 1994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm3, ymm4, ymm1
-; v1328 = v1326 ^ v1327
-%line 2315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1112 = v1110 ^ v1111
+%line 1995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm2, ymm2, ymm3
-; v1329 = v1318 | v1325
-%line 2316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1113 = v1102 | v1109
+%line 1996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm0, ymm4, ymm0
-; v1330 = v1328 ^ v1329
-%line 2317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1114 = v1112 ^ v1113
+%line 1997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm0, ymm2, ymm0
-; v1331 = v1317 | v1323
-%line 2318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1115 = v1101 | v1107
+%line 1998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm1, ymm7, ymm1
-; v1332 = v1328 ^ v1331
-%line 2319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1116 = v1112 ^ v1115
+%line 1999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm2, ymm1
-; mem256[w + 9408] = v1330
-%line 2320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 9408] = v1114
+%line 2000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 9408], ymm0
-; mem256[w + 10240] = v1332
-%line 2321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10240] = v1116
+%line 2001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10240], ymm1
-; v1333 = mem256[w + 9184]
-%line 2322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1117 = mem256[w + 9184]
+%line 2002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 9184]
-; v1334 = mem256[w + 10016]
-%line 2323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1118 = mem256[w + 10016]
+%line 2003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm1, [rax + 10016]
-; v1335 = mem256[w + 9279]
-%line 2324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1119 = mem256[w + 9279]
+%line 2004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm2, [rax + 9279]
-; v1336 = mem256[w + 9280]
-%line 2325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1120 = mem256[w + 9280]
+%line 2005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm3, [rax + 9280]
-; 4x v1337 = v1335 >> 1
-%line 2326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 4x v1121 = v1119 >> 1
+%line 2006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrlq ymm2, ymm2, 1
-; 4x v1338 = v1336 << 7
-%line 2327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 4x v1122 = v1120 << 7
+%line 2007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllq ymm3, ymm3, 7
-; v1339 = v1337 | v1338
-%line 2328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1123 = v1121 | v1122
+%line 2008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm2, ymm2, ymm3
-; v1340 = mem256[w + 10111]
-%line 2329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1124 = mem256[w + 10111]
+%line 2009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm3, [rax + 10111]
-; v1341 = mem256[w + 10112]
-%line 2330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1125 = mem256[w + 10112]
+%line 2010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm4, [rax + 10112]
-; 4x v1342 = v1340 >> 1
-%line 2331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 4x v1126 = v1124 >> 1
+%line 2011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrlq ymm3, ymm3, 1
-; 4x v1343 = v1341 << 7
-%line 2332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 4x v1127 = v1125 << 7
+%line 2012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllq ymm4, ymm4, 7
-; v1344 = v1342 | v1343
-%line 2333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1128 = v1126 | v1127
+%line 2013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm3, ymm3, ymm4
-; v1345 = mem256[w + 9279]
-%line 2334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1129 = mem256[w + 9279]
+%line 2014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm4, [rax + 9279]
-; v1346 = mem256[w + 10111]
-%line 2335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1130 = mem256[w + 10111]
+%line 2015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm5, [rax + 10111]
-; v1347 = v1334 | v1339
-%line 2336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1131 = v1118 | v1123
+%line 2016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm6, ymm1, ymm2
-; v1348 = v1333 | v1344
-%line 2337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1132 = v1117 | v1128
+%line 2017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm7, ymm0, ymm3
-; v1349 = v1347 ^ v1348
-%line 2338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1133 = v1131 ^ v1132
+%line 2018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm6, ymm6, ymm7
-; v1350 = v1334 | v1344
-%line 2339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1134 = v1118 | v1128
+%line 2019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm1, ymm1, ymm3
-; v1351 = v1349 ^ v1350
-%line 2340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1135 = v1133 ^ v1134
+%line 2020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm6, ymm1
-; v1352 = v1333 | v1339
-%line 2341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1136 = v1117 | v1123
+%line 2021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm0, ymm0, ymm2
-; v1353 = v1349 ^ v1352
-%line 2342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1137 = v1133 ^ v1136
+%line 2022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm0, ymm6, ymm0
-; v1354 = v1345 | v1353
-%line 2343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1138 = v1129 | v1137
+%line 2023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm2, ymm4, ymm0
-; v1355 = v1346 | v1351
-%line 2344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1139 = v1130 | v1135
+%line 2024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm3, ymm5, ymm1
-; v1356 = v1354 ^ v1355
-%line 2345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1140 = v1138 ^ v1139
+%line 2025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm2, ymm2, ymm3
-; v1357 = v1346 | v1353
-%line 2346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1141 = v1130 | v1137
+%line 2026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm0, ymm5, ymm0
-; v1358 = v1356 ^ v1357
-%line 2347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1142 = v1140 ^ v1141
+%line 2027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm0, ymm2, ymm0
-; v1359 = v1345 | v1351
-%line 2348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1143 = v1129 | v1135
+%line 2028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm1, ymm4, ymm1
-; v1360 = v1356 ^ v1359
-%line 2349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1144 = v1140 ^ v1143
+%line 2029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm2, ymm1
-; mem256[w + 9440] = v1358
-%line 2350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 9440] = v1142
+%line 2030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 9440], ymm0
-; mem256[w + 10272] = v1360
-%line 2351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10272] = v1144
+%line 2031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10272], ymm1
-; v1361 = mem256[w + 9216]
-%line 2352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1145 = mem256[w + 9216]
+%line 2032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 9216]
-; v1362 = mem256[w + 10048]
-%line 2353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1146 = mem256[w + 10048]
+%line 2033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm1, [rax + 10048]
-; v1363 = mem256[w + 9311]
-%line 2354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1147 = mem256[w + 9311]
+%line 2034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm2, [rax + 9311]
-; v1364 = mem256[w + 9312]
-%line 2355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1148 = mem256[w + 9312]
+%line 2035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm3, [rax + 9312]
-; 4x v1365 = v1363 >> 1
-%line 2356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 4x v1149 = v1147 >> 1
+%line 2036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrlq ymm2, ymm2, 1
-; 4x v1366 = v1364 << 7
-%line 2357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 4x v1150 = v1148 << 7
+%line 2037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllq ymm3, ymm3, 7
-; v1367 = v1365 | v1366
-%line 2358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1151 = v1149 | v1150
+%line 2038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm2, ymm2, ymm3
-; v1368 = mem256[w + 10143]
-%line 2359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1152 = mem256[w + 10143]
+%line 2039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm3, [rax + 10143]
-; v1369 = mem256[w + 10144]
-%line 2360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1153 = mem256[w + 10144]
+%line 2040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm4, [rax + 10144]
-; 4x v1370 = v1368 >> 1
-%line 2361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 4x v1154 = v1152 >> 1
+%line 2041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrlq ymm3, ymm3, 1
-; 4x v1371 = v1369 << 7
-%line 2362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 4x v1155 = v1153 << 7
+%line 2042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsllq ymm4, ymm4, 7
-; v1372 = v1370 | v1371
-%line 2363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1156 = v1154 | v1155
+%line 2043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm3, ymm3, ymm4
-; v1373 = mem256[w + 9311]
-%line 2364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1157 = mem256[w + 9311]
+%line 2044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm4, [rax + 9311]
-; v1374 = mem256[w + 10143]
-%line 2365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1158 = mem256[w + 10143]
+%line 2045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm5, [rax + 10143]
-; v1375 = v1362 | v1367
-%line 2366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1159 = v1146 | v1151
+%line 2046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm6, ymm1, ymm2
-; v1376 = v1361 | v1372
-%line 2367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1160 = v1145 | v1156
+%line 2047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm7, ymm0, ymm3
-; v1377 = v1375 ^ v1376
-%line 2368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1161 = v1159 ^ v1160
+%line 2048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm6, ymm6, ymm7
-; v1378 = v1362 | v1372
-%line 2369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1162 = v1146 | v1156
+%line 2049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm1, ymm1, ymm3
-; v1379 = v1377 ^ v1378
-%line 2370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1163 = v1161 ^ v1162
+%line 2050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm6, ymm1
-; v1380 = v1361 | v1367
-%line 2371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1164 = v1145 | v1151
+%line 2051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm0, ymm0, ymm2
-; v1381 = v1377 ^ v1380
-%line 2372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1165 = v1161 ^ v1164
+%line 2052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm0, ymm6, ymm0
-; v1382 = v1373 | v1381
-%line 2373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1166 = v1157 | v1165
+%line 2053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm2, ymm4, ymm0
-; v1383 = v1374 | v1379
-%line 2374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1167 = v1158 | v1163
+%line 2054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm3, ymm5, ymm1
-; v1384 = v1382 ^ v1383
-%line 2375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1168 = v1166 ^ v1167
+%line 2055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm2, ymm2, ymm3
-; v1385 = v1374 | v1381
-%line 2376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1169 = v1158 | v1165
+%line 2056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm0, ymm5, ymm0
-; v1386 = v1384 ^ v1385
-%line 2377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1170 = v1168 ^ v1169
+%line 2057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm0, ymm2, ymm0
-; v1387 = v1373 | v1379
-%line 2378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1171 = v1157 | v1163
+%line 2058+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpord ymm1, ymm4, ymm1
-; v1388 = v1384 ^ v1387
-%line 2379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1172 = v1168 ^ v1171
+%line 2059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpxord ymm1, ymm2, ymm1
-; mem256[w + 9472] = v1386
-%line 2380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 9472] = v1170
+%line 2060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 9472], ymm0
-; mem256[w + 10304] = v1388
-%line 2381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10304] = v1172
+%line 2061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10304], ymm1
-; 8x v1389 = mem32[w + 9408]
-%line 2382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1173 = mem32[w + 9408]
+%line 2062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm0, [rax + 9408]
-; v1390 = shufbytes(v1389, mem256[BYTESEL])
-%line 2383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1174 = shufbytes(v1173, mem256[BYTESEL])
+%line 2063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1391 = v1390 & mem256[BYTEBIT]
-%line 2384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1175 = v1174 & mem256[BYTEBIT]
+%line 2064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1392 = cmpeq8(v1391, mem256[BYTEBIT])
-%line 2385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1176 = cmpeq8(v1175, mem256[BYTEBIT])
+%line 2065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1393 = mem32[w + 10240]
-%line 2386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1177 = mem32[w + 10240]
+%line 2066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm1, [rax + 10240]
-; v1394 = shufbytes(v1393, mem256[BYTESEL])
-%line 2387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1178 = shufbytes(v1177, mem256[BYTESEL])
+%line 2067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1395 = v1394 & mem256[BYTEBIT]
-%line 2388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1179 = v1178 & mem256[BYTEBIT]
+%line 2068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1396 = cmpeq8(v1395, mem256[BYTEBIT])
-%line 2389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1180 = cmpeq8(v1179, mem256[BYTEBIT])
+%line 2069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1397 = v1392 - v1396
-%line 2390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 32x v1181 = v1176 - v1180
+%line 2070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 10368] = v1397
-%line 2391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10368] = v1181
+%line 2071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10368], ymm0
-; 8x v1398 = mem32[w + 9412]
-%line 2392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1182 = mem32[w + 9412]
+%line 2072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm0, [rax + 9412]
-; v1399 = shufbytes(v1398, mem256[BYTESEL])
-%line 2393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1183 = shufbytes(v1182, mem256[BYTESEL])
+%line 2073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1400 = v1399 & mem256[BYTEBIT]
-%line 2394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1184 = v1183 & mem256[BYTEBIT]
+%line 2074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1401 = cmpeq8(v1400, mem256[BYTEBIT])
-%line 2395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1185 = cmpeq8(v1184, mem256[BYTEBIT])
+%line 2075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1402 = mem32[w + 10244]
-%line 2396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1186 = mem32[w + 10244]
+%line 2076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm1, [rax + 10244]
-; v1403 = shufbytes(v1402, mem256[BYTESEL])
-%line 2397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1187 = shufbytes(v1186, mem256[BYTESEL])
+%line 2077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1404 = v1403 & mem256[BYTEBIT]
-%line 2398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1188 = v1187 & mem256[BYTEBIT]
+%line 2078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1405 = cmpeq8(v1404, mem256[BYTEBIT])
-%line 2399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1189 = cmpeq8(v1188, mem256[BYTEBIT])
+%line 2079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1406 = v1401 - v1405
-%line 2400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 32x v1190 = v1185 - v1189
+%line 2080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 10400] = v1406
-%line 2401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10400] = v1190
+%line 2081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10400], ymm0
-; 8x v1407 = mem32[w + 9416]
-%line 2402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1191 = mem32[w + 9416]
+%line 2082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm0, [rax + 9416]
-; v1408 = shufbytes(v1407, mem256[BYTESEL])
-%line 2403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1192 = shufbytes(v1191, mem256[BYTESEL])
+%line 2083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1409 = v1408 & mem256[BYTEBIT]
-%line 2404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1193 = v1192 & mem256[BYTEBIT]
+%line 2084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1410 = cmpeq8(v1409, mem256[BYTEBIT])
-%line 2405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1194 = cmpeq8(v1193, mem256[BYTEBIT])
+%line 2085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1411 = mem32[w + 10248]
-%line 2406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1195 = mem32[w + 10248]
+%line 2086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm1, [rax + 10248]
-; v1412 = shufbytes(v1411, mem256[BYTESEL])
-%line 2407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1196 = shufbytes(v1195, mem256[BYTESEL])
+%line 2087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1413 = v1412 & mem256[BYTEBIT]
-%line 2408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1197 = v1196 & mem256[BYTEBIT]
+%line 2088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1414 = cmpeq8(v1413, mem256[BYTEBIT])
-%line 2409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1198 = cmpeq8(v1197, mem256[BYTEBIT])
+%line 2089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1415 = v1410 - v1414
-%line 2410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 32x v1199 = v1194 - v1198
+%line 2090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 10432] = v1415
-%line 2411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10432] = v1199
+%line 2091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10432], ymm0
-; 8x v1416 = mem32[w + 9420]
-%line 2412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1200 = mem32[w + 9420]
+%line 2092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm0, [rax + 9420]
-; v1417 = shufbytes(v1416, mem256[BYTESEL])
-%line 2413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1201 = shufbytes(v1200, mem256[BYTESEL])
+%line 2093+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1418 = v1417 & mem256[BYTEBIT]
-%line 2414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1202 = v1201 & mem256[BYTEBIT]
+%line 2094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1419 = cmpeq8(v1418, mem256[BYTEBIT])
-%line 2415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1203 = cmpeq8(v1202, mem256[BYTEBIT])
+%line 2095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1420 = mem32[w + 10252]
-%line 2416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1204 = mem32[w + 10252]
+%line 2096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm1, [rax + 10252]
-; v1421 = shufbytes(v1420, mem256[BYTESEL])
-%line 2417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1205 = shufbytes(v1204, mem256[BYTESEL])
+%line 2097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1422 = v1421 & mem256[BYTEBIT]
-%line 2418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1206 = v1205 & mem256[BYTEBIT]
+%line 2098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1423 = cmpeq8(v1422, mem256[BYTEBIT])
-%line 2419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1207 = cmpeq8(v1206, mem256[BYTEBIT])
+%line 2099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1424 = v1419 - v1423
-%line 2420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 32x v1208 = v1203 - v1207
+%line 2100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 10464] = v1424
-%line 2421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10464] = v1208
+%line 2101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10464], ymm0
-; 8x v1425 = mem32[w + 9424]
-%line 2422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1209 = mem32[w + 9424]
+%line 2102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm0, [rax + 9424]
-; v1426 = shufbytes(v1425, mem256[BYTESEL])
-%line 2423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1210 = shufbytes(v1209, mem256[BYTESEL])
+%line 2103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1427 = v1426 & mem256[BYTEBIT]
-%line 2424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1211 = v1210 & mem256[BYTEBIT]
+%line 2104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1428 = cmpeq8(v1427, mem256[BYTEBIT])
-%line 2425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1212 = cmpeq8(v1211, mem256[BYTEBIT])
+%line 2105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1429 = mem32[w + 10256]
-%line 2426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1213 = mem32[w + 10256]
+%line 2106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm1, [rax + 10256]
-; v1430 = shufbytes(v1429, mem256[BYTESEL])
-%line 2427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1214 = shufbytes(v1213, mem256[BYTESEL])
+%line 2107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1431 = v1430 & mem256[BYTEBIT]
-%line 2428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1215 = v1214 & mem256[BYTEBIT]
+%line 2108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1432 = cmpeq8(v1431, mem256[BYTEBIT])
-%line 2429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1216 = cmpeq8(v1215, mem256[BYTEBIT])
+%line 2109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1433 = v1428 - v1432
-%line 2430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 32x v1217 = v1212 - v1216
+%line 2110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 10496] = v1433
-%line 2431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10496] = v1217
+%line 2111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10496], ymm0
-; 8x v1434 = mem32[w + 9428]
-%line 2432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1218 = mem32[w + 9428]
+%line 2112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm0, [rax + 9428]
-; v1435 = shufbytes(v1434, mem256[BYTESEL])
-%line 2433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1219 = shufbytes(v1218, mem256[BYTESEL])
+%line 2113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1436 = v1435 & mem256[BYTEBIT]
-%line 2434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1220 = v1219 & mem256[BYTEBIT]
+%line 2114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1437 = cmpeq8(v1436, mem256[BYTEBIT])
-%line 2435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1221 = cmpeq8(v1220, mem256[BYTEBIT])
+%line 2115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1438 = mem32[w + 10260]
-%line 2436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1222 = mem32[w + 10260]
+%line 2116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm1, [rax + 10260]
-; v1439 = shufbytes(v1438, mem256[BYTESEL])
-%line 2437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1223 = shufbytes(v1222, mem256[BYTESEL])
+%line 2117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1440 = v1439 & mem256[BYTEBIT]
-%line 2438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1224 = v1223 & mem256[BYTEBIT]
+%line 2118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1441 = cmpeq8(v1440, mem256[BYTEBIT])
-%line 2439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1225 = cmpeq8(v1224, mem256[BYTEBIT])
+%line 2119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1442 = v1437 - v1441
-%line 2440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 32x v1226 = v1221 - v1225
+%line 2120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 10528] = v1442
-%line 2441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10528] = v1226
+%line 2121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10528], ymm0
-; 8x v1443 = mem32[w + 9432]
-%line 2442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1227 = mem32[w + 9432]
+%line 2122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm0, [rax + 9432]
-; v1444 = shufbytes(v1443, mem256[BYTESEL])
-%line 2443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1228 = shufbytes(v1227, mem256[BYTESEL])
+%line 2123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1445 = v1444 & mem256[BYTEBIT]
-%line 2444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1229 = v1228 & mem256[BYTEBIT]
+%line 2124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1446 = cmpeq8(v1445, mem256[BYTEBIT])
-%line 2445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1230 = cmpeq8(v1229, mem256[BYTEBIT])
+%line 2125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1447 = mem32[w + 10264]
-%line 2446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1231 = mem32[w + 10264]
+%line 2126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm1, [rax + 10264]
-; v1448 = shufbytes(v1447, mem256[BYTESEL])
-%line 2447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1232 = shufbytes(v1231, mem256[BYTESEL])
+%line 2127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1449 = v1448 & mem256[BYTEBIT]
-%line 2448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1233 = v1232 & mem256[BYTEBIT]
+%line 2128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1450 = cmpeq8(v1449, mem256[BYTEBIT])
-%line 2449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1234 = cmpeq8(v1233, mem256[BYTEBIT])
+%line 2129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1451 = v1446 - v1450
-%line 2450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 32x v1235 = v1230 - v1234
+%line 2130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 10560] = v1451
-%line 2451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10560] = v1235
+%line 2131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10560], ymm0
-; 8x v1452 = mem32[w + 9436]
-%line 2452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1236 = mem32[w + 9436]
+%line 2132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm0, [rax + 9436]
-; v1453 = shufbytes(v1452, mem256[BYTESEL])
-%line 2453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1237 = shufbytes(v1236, mem256[BYTESEL])
+%line 2133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1454 = v1453 & mem256[BYTEBIT]
-%line 2454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1238 = v1237 & mem256[BYTEBIT]
+%line 2134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1455 = cmpeq8(v1454, mem256[BYTEBIT])
-%line 2455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1239 = cmpeq8(v1238, mem256[BYTEBIT])
+%line 2135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1456 = mem32[w + 10268]
-%line 2456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1240 = mem32[w + 10268]
+%line 2136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm1, [rax + 10268]
-; v1457 = shufbytes(v1456, mem256[BYTESEL])
-%line 2457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1241 = shufbytes(v1240, mem256[BYTESEL])
+%line 2137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1458 = v1457 & mem256[BYTEBIT]
-%line 2458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1242 = v1241 & mem256[BYTEBIT]
+%line 2138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1459 = cmpeq8(v1458, mem256[BYTEBIT])
-%line 2459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1243 = cmpeq8(v1242, mem256[BYTEBIT])
+%line 2139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1460 = v1455 - v1459
-%line 2460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 32x v1244 = v1239 - v1243
+%line 2140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 10592] = v1460
-%line 2461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10592] = v1244
+%line 2141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10592], ymm0
-; 8x v1461 = mem32[w + 9440]
-%line 2462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1245 = mem32[w + 9440]
+%line 2142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm0, [rax + 9440]
-; v1462 = shufbytes(v1461, mem256[BYTESEL])
-%line 2463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1246 = shufbytes(v1245, mem256[BYTESEL])
+%line 2143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1463 = v1462 & mem256[BYTEBIT]
-%line 2464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1247 = v1246 & mem256[BYTEBIT]
+%line 2144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1464 = cmpeq8(v1463, mem256[BYTEBIT])
-%line 2465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1248 = cmpeq8(v1247, mem256[BYTEBIT])
+%line 2145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1465 = mem32[w + 10272]
-%line 2466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1249 = mem32[w + 10272]
+%line 2146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm1, [rax + 10272]
-; v1466 = shufbytes(v1465, mem256[BYTESEL])
-%line 2467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1250 = shufbytes(v1249, mem256[BYTESEL])
+%line 2147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1467 = v1466 & mem256[BYTEBIT]
-%line 2468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1251 = v1250 & mem256[BYTEBIT]
+%line 2148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1468 = cmpeq8(v1467, mem256[BYTEBIT])
-%line 2469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1252 = cmpeq8(v1251, mem256[BYTEBIT])
+%line 2149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1469 = v1464 - v1468
-%line 2470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 32x v1253 = v1248 - v1252
+%line 2150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 10624] = v1469
-%line 2471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10624] = v1253
+%line 2151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10624], ymm0
-; 8x v1470 = mem32[w + 9444]
-%line 2472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1254 = mem32[w + 9444]
+%line 2152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm0, [rax + 9444]
-; v1471 = shufbytes(v1470, mem256[BYTESEL])
-%line 2473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1255 = shufbytes(v1254, mem256[BYTESEL])
+%line 2153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1472 = v1471 & mem256[BYTEBIT]
-%line 2474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1256 = v1255 & mem256[BYTEBIT]
+%line 2154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1473 = cmpeq8(v1472, mem256[BYTEBIT])
-%line 2475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1257 = cmpeq8(v1256, mem256[BYTEBIT])
+%line 2155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1474 = mem32[w + 10276]
-%line 2476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1258 = mem32[w + 10276]
+%line 2156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm1, [rax + 10276]
-; v1475 = shufbytes(v1474, mem256[BYTESEL])
-%line 2477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1259 = shufbytes(v1258, mem256[BYTESEL])
+%line 2157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1476 = v1475 & mem256[BYTEBIT]
-%line 2478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1260 = v1259 & mem256[BYTEBIT]
+%line 2158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1477 = cmpeq8(v1476, mem256[BYTEBIT])
-%line 2479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1261 = cmpeq8(v1260, mem256[BYTEBIT])
+%line 2159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1478 = v1473 - v1477
-%line 2480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 32x v1262 = v1257 - v1261
+%line 2160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 10656] = v1478
-%line 2481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10656] = v1262
+%line 2161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10656], ymm0
-; 8x v1479 = mem32[w + 9448]
-%line 2482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1263 = mem32[w + 9448]
+%line 2162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm0, [rax + 9448]
-; v1480 = shufbytes(v1479, mem256[BYTESEL])
-%line 2483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1264 = shufbytes(v1263, mem256[BYTESEL])
+%line 2163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1481 = v1480 & mem256[BYTEBIT]
-%line 2484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1265 = v1264 & mem256[BYTEBIT]
+%line 2164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1482 = cmpeq8(v1481, mem256[BYTEBIT])
-%line 2485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1266 = cmpeq8(v1265, mem256[BYTEBIT])
+%line 2165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1483 = mem32[w + 10280]
-%line 2486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1267 = mem32[w + 10280]
+%line 2166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm1, [rax + 10280]
-; v1484 = shufbytes(v1483, mem256[BYTESEL])
-%line 2487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1268 = shufbytes(v1267, mem256[BYTESEL])
+%line 2167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1485 = v1484 & mem256[BYTEBIT]
-%line 2488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1269 = v1268 & mem256[BYTEBIT]
+%line 2168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1486 = cmpeq8(v1485, mem256[BYTEBIT])
-%line 2489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1270 = cmpeq8(v1269, mem256[BYTEBIT])
+%line 2169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1487 = v1482 - v1486
-%line 2490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 32x v1271 = v1266 - v1270
+%line 2170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 10688] = v1487
-%line 2491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10688] = v1271
+%line 2171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10688], ymm0
-; 8x v1488 = mem32[w + 9452]
-%line 2492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1272 = mem32[w + 9452]
+%line 2172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm0, [rax + 9452]
-; v1489 = shufbytes(v1488, mem256[BYTESEL])
-%line 2493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1273 = shufbytes(v1272, mem256[BYTESEL])
+%line 2173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1490 = v1489 & mem256[BYTEBIT]
-%line 2494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1274 = v1273 & mem256[BYTEBIT]
+%line 2174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1491 = cmpeq8(v1490, mem256[BYTEBIT])
-%line 2495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1275 = cmpeq8(v1274, mem256[BYTEBIT])
+%line 2175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1492 = mem32[w + 10284]
-%line 2496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1276 = mem32[w + 10284]
+%line 2176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm1, [rax + 10284]
-; v1493 = shufbytes(v1492, mem256[BYTESEL])
-%line 2497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1277 = shufbytes(v1276, mem256[BYTESEL])
+%line 2177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1494 = v1493 & mem256[BYTEBIT]
-%line 2498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1278 = v1277 & mem256[BYTEBIT]
+%line 2178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1495 = cmpeq8(v1494, mem256[BYTEBIT])
-%line 2499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1279 = cmpeq8(v1278, mem256[BYTEBIT])
+%line 2179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1496 = v1491 - v1495
-%line 2500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 32x v1280 = v1275 - v1279
+%line 2180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 10720] = v1496
-%line 2501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10720] = v1280
+%line 2181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10720], ymm0
-; 8x v1497 = mem32[w + 9456]
-%line 2502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1281 = mem32[w + 9456]
+%line 2182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm0, [rax + 9456]
-; v1498 = shufbytes(v1497, mem256[BYTESEL])
-%line 2503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1282 = shufbytes(v1281, mem256[BYTESEL])
+%line 2183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1499 = v1498 & mem256[BYTEBIT]
-%line 2504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1283 = v1282 & mem256[BYTEBIT]
+%line 2184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1500 = cmpeq8(v1499, mem256[BYTEBIT])
-%line 2505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1284 = cmpeq8(v1283, mem256[BYTEBIT])
+%line 2185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1501 = mem32[w + 10288]
-%line 2506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1285 = mem32[w + 10288]
+%line 2186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm1, [rax + 10288]
-; v1502 = shufbytes(v1501, mem256[BYTESEL])
-%line 2507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1286 = shufbytes(v1285, mem256[BYTESEL])
+%line 2187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1503 = v1502 & mem256[BYTEBIT]
-%line 2508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1287 = v1286 & mem256[BYTEBIT]
+%line 2188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1504 = cmpeq8(v1503, mem256[BYTEBIT])
-%line 2509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1288 = cmpeq8(v1287, mem256[BYTEBIT])
+%line 2189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1505 = v1500 - v1504
-%line 2510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 32x v1289 = v1284 - v1288
+%line 2190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 10752] = v1505
-%line 2511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10752] = v1289
+%line 2191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10752], ymm0
-; 8x v1506 = mem32[w + 9460]
-%line 2512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1290 = mem32[w + 9460]
+%line 2192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm0, [rax + 9460]
-; v1507 = shufbytes(v1506, mem256[BYTESEL])
-%line 2513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1291 = shufbytes(v1290, mem256[BYTESEL])
+%line 2193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1508 = v1507 & mem256[BYTEBIT]
-%line 2514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1292 = v1291 & mem256[BYTEBIT]
+%line 2194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1509 = cmpeq8(v1508, mem256[BYTEBIT])
-%line 2515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1293 = cmpeq8(v1292, mem256[BYTEBIT])
+%line 2195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1510 = mem32[w + 10292]
-%line 2516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1294 = mem32[w + 10292]
+%line 2196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm1, [rax + 10292]
-; v1511 = shufbytes(v1510, mem256[BYTESEL])
-%line 2517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1295 = shufbytes(v1294, mem256[BYTESEL])
+%line 2197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1512 = v1511 & mem256[BYTEBIT]
-%line 2518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1296 = v1295 & mem256[BYTEBIT]
+%line 2198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1513 = cmpeq8(v1512, mem256[BYTEBIT])
-%line 2519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1297 = cmpeq8(v1296, mem256[BYTEBIT])
+%line 2199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1514 = v1509 - v1513
-%line 2520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 32x v1298 = v1293 - v1297
+%line 2200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 10784] = v1514
-%line 2521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10784] = v1298
+%line 2201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10784], ymm0
-; 8x v1515 = mem32[w + 9464]
-%line 2522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1299 = mem32[w + 9464]
+%line 2202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm0, [rax + 9464]
-; v1516 = shufbytes(v1515, mem256[BYTESEL])
-%line 2523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1300 = shufbytes(v1299, mem256[BYTESEL])
+%line 2203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1517 = v1516 & mem256[BYTEBIT]
-%line 2524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1301 = v1300 & mem256[BYTEBIT]
+%line 2204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1518 = cmpeq8(v1517, mem256[BYTEBIT])
-%line 2525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1302 = cmpeq8(v1301, mem256[BYTEBIT])
+%line 2205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1519 = mem32[w + 10296]
-%line 2526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1303 = mem32[w + 10296]
+%line 2206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm1, [rax + 10296]
-; v1520 = shufbytes(v1519, mem256[BYTESEL])
-%line 2527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1304 = shufbytes(v1303, mem256[BYTESEL])
+%line 2207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1521 = v1520 & mem256[BYTEBIT]
-%line 2528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1305 = v1304 & mem256[BYTEBIT]
+%line 2208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1522 = cmpeq8(v1521, mem256[BYTEBIT])
-%line 2529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1306 = cmpeq8(v1305, mem256[BYTEBIT])
+%line 2209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1523 = v1518 - v1522
-%line 2530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 32x v1307 = v1302 - v1306
+%line 2210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 10816] = v1523
-%line 2531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10816] = v1307
+%line 2211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10816], ymm0
-; 8x v1524 = mem32[w + 9468]
-%line 2532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1308 = mem32[w + 9468]
+%line 2212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm0, [rax + 9468]
-; v1525 = shufbytes(v1524, mem256[BYTESEL])
-%line 2533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1309 = shufbytes(v1308, mem256[BYTESEL])
+%line 2213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1526 = v1525 & mem256[BYTEBIT]
-%line 2534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1310 = v1309 & mem256[BYTEBIT]
+%line 2214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1527 = cmpeq8(v1526, mem256[BYTEBIT])
-%line 2535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1311 = cmpeq8(v1310, mem256[BYTEBIT])
+%line 2215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1528 = mem32[w + 10300]
-%line 2536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1312 = mem32[w + 10300]
+%line 2216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm1, [rax + 10300]
-; v1529 = shufbytes(v1528, mem256[BYTESEL])
-%line 2537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1313 = shufbytes(v1312, mem256[BYTESEL])
+%line 2217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1530 = v1529 & mem256[BYTEBIT]
-%line 2538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1314 = v1313 & mem256[BYTEBIT]
+%line 2218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1531 = cmpeq8(v1530, mem256[BYTEBIT])
-%line 2539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1315 = cmpeq8(v1314, mem256[BYTEBIT])
+%line 2219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1532 = v1527 - v1531
-%line 2540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 32x v1316 = v1311 - v1315
+%line 2220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 10848] = v1532
-%line 2541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10848] = v1316
+%line 2221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10848], ymm0
-; 8x v1533 = mem32[w + 9472]
-%line 2542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1317 = mem32[w + 9472]
+%line 2222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm0, [rax + 9472]
-; v1534 = shufbytes(v1533, mem256[BYTESEL])
-%line 2543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1318 = shufbytes(v1317, mem256[BYTESEL])
+%line 2223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1535 = v1534 & mem256[BYTEBIT]
-%line 2544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1319 = v1318 & mem256[BYTEBIT]
+%line 2224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1536 = cmpeq8(v1535, mem256[BYTEBIT])
-%line 2545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1320 = cmpeq8(v1319, mem256[BYTEBIT])
+%line 2225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1537 = mem32[w + 10304]
-%line 2546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1321 = mem32[w + 10304]
+%line 2226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm1, [rax + 10304]
-; v1538 = shufbytes(v1537, mem256[BYTESEL])
-%line 2547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1322 = shufbytes(v1321, mem256[BYTESEL])
+%line 2227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1539 = v1538 & mem256[BYTEBIT]
-%line 2548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1323 = v1322 & mem256[BYTEBIT]
+%line 2228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1540 = cmpeq8(v1539, mem256[BYTEBIT])
-%line 2549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1324 = cmpeq8(v1323, mem256[BYTEBIT])
+%line 2229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1541 = v1536 - v1540
-%line 2550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 32x v1325 = v1320 - v1324
+%line 2230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 10880] = v1541
-%line 2551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10880] = v1325
+%line 2231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10880], ymm0
-; 8x v1542 = mem32[w + 9476]
-%line 2552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1326 = mem32[w + 9476]
+%line 2232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm0, [rax + 9476]
-; v1543 = shufbytes(v1542, mem256[BYTESEL])
-%line 2553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1327 = shufbytes(v1326, mem256[BYTESEL])
+%line 2233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1544 = v1543 & mem256[BYTEBIT]
-%line 2554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1328 = v1327 & mem256[BYTEBIT]
+%line 2234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1545 = cmpeq8(v1544, mem256[BYTEBIT])
-%line 2555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1329 = cmpeq8(v1328, mem256[BYTEBIT])
+%line 2235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1546 = mem32[w + 10308]
-%line 2556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1330 = mem32[w + 10308]
+%line 2236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm1, [rax + 10308]
-; v1547 = shufbytes(v1546, mem256[BYTESEL])
-%line 2557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1331 = shufbytes(v1330, mem256[BYTESEL])
+%line 2237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1548 = v1547 & mem256[BYTEBIT]
-%line 2558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1332 = v1331 & mem256[BYTEBIT]
+%line 2238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1549 = cmpeq8(v1548, mem256[BYTEBIT])
-%line 2559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1333 = cmpeq8(v1332, mem256[BYTEBIT])
+%line 2239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1550 = v1545 - v1549
-%line 2560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 32x v1334 = v1329 - v1333
+%line 2240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 10912] = v1550
-%line 2561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10912] = v1334
+%line 2241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10912], ymm0
-; 8x v1551 = mem32[w + 9480]
-%line 2562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1335 = mem32[w + 9480]
+%line 2242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm0, [rax + 9480]
-; v1552 = shufbytes(v1551, mem256[BYTESEL])
-%line 2563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1336 = shufbytes(v1335, mem256[BYTESEL])
+%line 2243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1553 = v1552 & mem256[BYTEBIT]
-%line 2564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1337 = v1336 & mem256[BYTEBIT]
+%line 2244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1554 = cmpeq8(v1553, mem256[BYTEBIT])
-%line 2565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1338 = cmpeq8(v1337, mem256[BYTEBIT])
+%line 2245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1555 = mem32[w + 10312]
-%line 2566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1339 = mem32[w + 10312]
+%line 2246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm1, [rax + 10312]
-; v1556 = shufbytes(v1555, mem256[BYTESEL])
-%line 2567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1340 = shufbytes(v1339, mem256[BYTESEL])
+%line 2247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1557 = v1556 & mem256[BYTEBIT]
-%line 2568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1341 = v1340 & mem256[BYTEBIT]
+%line 2248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1558 = cmpeq8(v1557, mem256[BYTEBIT])
-%line 2569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1342 = cmpeq8(v1341, mem256[BYTEBIT])
+%line 2249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1559 = v1554 - v1558
-%line 2570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 32x v1343 = v1338 - v1342
+%line 2250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 10944] = v1559
-%line 2571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10944] = v1343
+%line 2251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10944], ymm0
-; 8x v1560 = mem32[w + 9484]
-%line 2572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1344 = mem32[w + 9484]
+%line 2252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm0, [rax + 9484]
-; v1561 = shufbytes(v1560, mem256[BYTESEL])
-%line 2573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1345 = shufbytes(v1344, mem256[BYTESEL])
+%line 2253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1562 = v1561 & mem256[BYTEBIT]
-%line 2574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1346 = v1345 & mem256[BYTEBIT]
+%line 2254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1563 = cmpeq8(v1562, mem256[BYTEBIT])
-%line 2575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1347 = cmpeq8(v1346, mem256[BYTEBIT])
+%line 2255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1564 = mem32[w + 10316]
-%line 2576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1348 = mem32[w + 10316]
+%line 2256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm1, [rax + 10316]
-; v1565 = shufbytes(v1564, mem256[BYTESEL])
-%line 2577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1349 = shufbytes(v1348, mem256[BYTESEL])
+%line 2257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1566 = v1565 & mem256[BYTEBIT]
-%line 2578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1350 = v1349 & mem256[BYTEBIT]
+%line 2258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1567 = cmpeq8(v1566, mem256[BYTEBIT])
-%line 2579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1351 = cmpeq8(v1350, mem256[BYTEBIT])
+%line 2259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1568 = v1563 - v1567
-%line 2580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 32x v1352 = v1347 - v1351
+%line 2260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 10976] = v1568
-%line 2581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 10976] = v1352
+%line 2261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 10976], ymm0
-; 8x v1569 = mem32[w + 9488]
-%line 2582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1353 = mem32[w + 9488]
+%line 2262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm0, [rax + 9488]
-; v1570 = shufbytes(v1569, mem256[BYTESEL])
-%line 2583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1354 = shufbytes(v1353, mem256[BYTESEL])
+%line 2263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1571 = v1570 & mem256[BYTEBIT]
-%line 2584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1355 = v1354 & mem256[BYTEBIT]
+%line 2264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1572 = cmpeq8(v1571, mem256[BYTEBIT])
-%line 2585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1356 = cmpeq8(v1355, mem256[BYTEBIT])
+%line 2265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1573 = mem32[w + 10320]
-%line 2586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1357 = mem32[w + 10320]
+%line 2266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm1, [rax + 10320]
-; v1574 = shufbytes(v1573, mem256[BYTESEL])
-%line 2587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1358 = shufbytes(v1357, mem256[BYTESEL])
+%line 2267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1575 = v1574 & mem256[BYTEBIT]
-%line 2588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1359 = v1358 & mem256[BYTEBIT]
+%line 2268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1576 = cmpeq8(v1575, mem256[BYTEBIT])
-%line 2589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1360 = cmpeq8(v1359, mem256[BYTEBIT])
+%line 2269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1577 = v1572 - v1576
-%line 2590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 32x v1361 = v1356 - v1360
+%line 2270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 11008] = v1577
-%line 2591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 11008] = v1361
+%line 2271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 11008], ymm0
-; 8x v1578 = mem32[w + 9492]
-%line 2592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1362 = mem32[w + 9492]
+%line 2272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm0, [rax + 9492]
-; v1579 = shufbytes(v1578, mem256[BYTESEL])
-%line 2593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1363 = shufbytes(v1362, mem256[BYTESEL])
+%line 2273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1580 = v1579 & mem256[BYTEBIT]
-%line 2594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1364 = v1363 & mem256[BYTEBIT]
+%line 2274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1581 = cmpeq8(v1580, mem256[BYTEBIT])
-%line 2595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1365 = cmpeq8(v1364, mem256[BYTEBIT])
+%line 2275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1582 = mem32[w + 10324]
-%line 2596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1366 = mem32[w + 10324]
+%line 2276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm1, [rax + 10324]
-; v1583 = shufbytes(v1582, mem256[BYTESEL])
-%line 2597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1367 = shufbytes(v1366, mem256[BYTESEL])
+%line 2277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1584 = v1583 & mem256[BYTEBIT]
-%line 2598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1368 = v1367 & mem256[BYTEBIT]
+%line 2278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1585 = cmpeq8(v1584, mem256[BYTEBIT])
-%line 2599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1369 = cmpeq8(v1368, mem256[BYTEBIT])
+%line 2279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1586 = v1581 - v1585
-%line 2600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 32x v1370 = v1365 - v1369
+%line 2280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 11040] = v1586
-%line 2601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 11040] = v1370
+%line 2281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 11040], ymm0
-; 8x v1587 = mem32[w + 9496]
-%line 2602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1371 = mem32[w + 9496]
+%line 2282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm0, [rax + 9496]
-; v1588 = shufbytes(v1587, mem256[BYTESEL])
-%line 2603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1372 = shufbytes(v1371, mem256[BYTESEL])
+%line 2283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1589 = v1588 & mem256[BYTEBIT]
-%line 2604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1373 = v1372 & mem256[BYTEBIT]
+%line 2284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1590 = cmpeq8(v1589, mem256[BYTEBIT])
-%line 2605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1374 = cmpeq8(v1373, mem256[BYTEBIT])
+%line 2285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1591 = mem32[w + 10328]
-%line 2606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1375 = mem32[w + 10328]
+%line 2286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm1, [rax + 10328]
-; v1592 = shufbytes(v1591, mem256[BYTESEL])
-%line 2607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1376 = shufbytes(v1375, mem256[BYTESEL])
+%line 2287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1593 = v1592 & mem256[BYTEBIT]
-%line 2608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1377 = v1376 & mem256[BYTEBIT]
+%line 2288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1594 = cmpeq8(v1593, mem256[BYTEBIT])
-%line 2609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1378 = cmpeq8(v1377, mem256[BYTEBIT])
+%line 2289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1595 = v1590 - v1594
-%line 2610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 32x v1379 = v1374 - v1378
+%line 2290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 11072] = v1595
-%line 2611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 11072] = v1379
+%line 2291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 11072], ymm0
-; 8x v1596 = mem32[w + 9500]
-%line 2612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1380 = mem32[w + 9500]
+%line 2292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm0, [rax + 9500]
-; v1597 = shufbytes(v1596, mem256[BYTESEL])
-%line 2613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1381 = shufbytes(v1380, mem256[BYTESEL])
+%line 2293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm0, ymm0, [rel BYTESEL]
-; v1598 = v1597 & mem256[BYTEBIT]
-%line 2614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1382 = v1381 & mem256[BYTEBIT]
+%line 2294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm0, ymm0, [rel BYTEBIT]
-; v1599 = cmpeq8(v1598, mem256[BYTEBIT])
-%line 2615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1383 = cmpeq8(v1382, mem256[BYTEBIT])
+%line 2295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm0, ymm0, [rel BYTEBIT]
-; 8x v1600 = mem32[w + 10332]
-%line 2616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 8x v1384 = mem32[w + 10332]
+%line 2296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpbroadcastd ymm1, [rax + 10332]
-; v1601 = shufbytes(v1600, mem256[BYTESEL])
-%line 2617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1385 = shufbytes(v1384, mem256[BYTESEL])
+%line 2297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpshufb ymm1, ymm1, [rel BYTESEL]
-; v1602 = v1601 & mem256[BYTEBIT]
-%line 2618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1386 = v1385 & mem256[BYTEBIT]
+%line 2298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpand ymm1, ymm1, [rel BYTEBIT]
-; v1603 = cmpeq8(v1602, mem256[BYTEBIT])
-%line 2619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; v1387 = cmpeq8(v1386, mem256[BYTEBIT])
+%line 2299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpcmpeqb ymm1, ymm1, [rel BYTEBIT]
-; 32x v1604 = v1599 - v1603
-%line 2620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; 32x v1388 = v1383 - v1387
+%line 2300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsubb ymm0, ymm0, ymm1
-; mem256[w + 11104] = v1604
-%line 2621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+; mem256[w + 11104] = v1388
+%line 2301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rax + 11104], ymm0
 ; x0 = mem256[w + 10368]
-%line 2622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 10368]
 ; mem256[out + 0] = x0
-%line 2623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rdi], ymm0
 ; x0 = mem256[w + 10400]
-%line 2624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 10400]
 ; mem256[out + 32] = x0
-%line 2625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rdi + 32], ymm0
 ; x0 = mem256[w + 10432]
-%line 2626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 10432]
 ; mem256[out + 64] = x0
-%line 2627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rdi + 64], ymm0
 ; x0 = mem256[w + 10464]
-%line 2628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 10464]
 ; mem256[out + 96] = x0
-%line 2629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rdi + 96], ymm0
 ; x0 = mem256[w + 10496]
-%line 2630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 10496]
 ; mem256[out + 128] = x0
-%line 2631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rdi + 128], ymm0
 ; x0 = mem256[w + 10528]
-%line 2632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 10528]
 ; mem256[out + 160] = x0
-%line 2633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rdi + 160], ymm0
 ; x0 = mem256[w + 10560]
-%line 2634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 10560]
 ; mem256[out + 192] = x0
-%line 2635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rdi + 192], ymm0
 ; x0 = mem256[w + 10592]
-%line 2636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 10592]
 ; mem256[out + 224] = x0
-%line 2637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rdi + 224], ymm0
 ; x0 = mem256[w + 10624]
-%line 2638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 10624]
 ; mem256[out + 256] = x0
-%line 2639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rdi + 256], ymm0
 ; x0 = mem256[w + 10656]
-%line 2640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 10656]
 ; mem256[out + 288] = x0
-%line 2641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rdi + 288], ymm0
 ; x0 = mem256[w + 10688]
-%line 2642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 10688]
 ; mem256[out + 320] = x0
-%line 2643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rdi + 320], ymm0
 ; x0 = mem256[w + 10720]
-%line 2644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 10720]
 ; mem256[out + 352] = x0
-%line 2645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rdi + 352], ymm0
 ; x0 = mem256[w + 10752]
-%line 2646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 10752]
 ; mem256[out + 384] = x0
-%line 2647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rdi + 384], ymm0
 ; x0 = mem256[w + 10784]
-%line 2648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 10784]
 ; mem256[out + 416] = x0
-%line 2649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rdi + 416], ymm0
 ; x0 = mem256[w + 10816]
-%line 2650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 10816]
 ; mem256[out + 448] = x0
-%line 2651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rdi + 448], ymm0
 ; x0 = mem256[w + 10848]
-%line 2652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 10848]
 ; mem256[out + 480] = x0
-%line 2653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rdi + 480], ymm0
 ; x0 = mem256[w + 10880]
-%line 2654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 10880]
 ; mem256[out + 512] = x0
-%line 2655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rdi + 512], ymm0
 ; x0 = mem256[w + 10912]
-%line 2656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 10912]
 ; mem256[out + 544] = x0
-%line 2657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rdi + 544], ymm0
 ; x0 = mem256[w + 10944]
-%line 2658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 10944]
 ; mem256[out + 576] = x0
-%line 2659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rdi + 576], ymm0
 ; x0 = mem256[w + 10976]
-%line 2660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 10976]
 ; mem256[out + 608] = x0
-%line 2661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rdi + 608], ymm0
 ; x0 = mem256[w + 11008]
-%line 2662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 11008]
 ; mem256[out + 640] = x0
-%line 2663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rdi + 640], ymm0
 ; x0 = mem256[w + 11040]
-%line 2664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 11040]
 ; mem256[out + 672] = x0
-%line 2665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rdi + 672], ymm0
 ; x0 = mem256[w + 11072]
-%line 2666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 11072]
 ; mem256[out + 704] = x0
-%line 2667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rdi + 704], ymm0
 ; x0 = mem256[w + 11097]
-%line 2668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 ymm0, [rax + 11097]
 ; mem256[out + 729] = x0
-%line 2669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vmovdqu64 [rdi + 729], ymm0
 ; leave
-%line 2670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+%line 2350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vzeroupper
-	mov rsp, [rsp + 11200]
+	mov rsp, [rsp + 11136]
 	ret
 .end:
 
