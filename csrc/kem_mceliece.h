@@ -47,10 +47,12 @@
 
 /* The row operations of the Gaussian elimination (the sorting networks:
  * csrc/ct_sort.c) are C loops the compiler vectorises; on amd64 (gcc,
- * glibc's ifunc) they are also compiled for AVX2, which the loader picks on
- * a CPU that has it (twice the lanes of the baseline SSE2). */
+ * glibc's ifunc) they are also compiled for AVX2 and for x86-64-v4
+ * (AVX-512F/BW/DQ/VL: 32 vector registers, masked and ternary-logic
+ * instructions), which the loader picks on a CPU that has it (twice the
+ * lanes of the baseline SSE2 and more). */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__) && !MC_REF && !defined(MC_NO_CLONES)
-#define MC_CLONES __attribute__((target_clones("avx2", "default")))
+#define MC_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #else
 #define MC_CLONES
 #endif
