@@ -47,10 +47,12 @@
 
 /* The row operations of the Gaussian elimination (the sorting networks:
  * csrc/ct_sort.c) are C loops the compiler vectorises; on amd64 (gcc,
- * glibc's ifunc) they are also compiled for AVX2, which the loader picks on
- * a CPU that has it (twice the lanes of the baseline SSE2). */
+ * glibc's ifunc) they are also compiled for AVX2 and for x86-64-v4
+ * (AVX-512F/BW/DQ/VL: 32 vector registers, masked and ternary-logic
+ * instructions), which the loader picks on a CPU that has it (twice the
+ * lanes of the baseline SSE2 and more). */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__) && !MC_REF && !defined(MC_NO_CLONES)
-#define MC_CLONES __attribute__((target_clones("avx2", "default")))
+#define MC_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #else
 #define MC_CLONES
 #endif
@@ -333,6 +335,9 @@ static void mc_bs_eval(uint64_t *v, const gf *f, int deg, const uint64_t *a)
  * bit e % 64 of word e / 64; m planes hold q field elements. */
 #define MC_PW (MC_Q / 64)
 #define MC_NG (MC_PW / MC_VW)                    /* vec256 groups of q points */
+#define MC_IW 8                                  /* 1/g^2: vec512 groups, words per plane */
+#define MC_IWORDS (MC_M * MC_IW)
+#define MC_IG (MC_PW / MC_IW)
 #if MC_M == 12
 #define MC_BENES qhasm_mceliece_gf12_benes
 #define MC_BENES_BITS qhasm_mceliece_gf12_benes_bits
@@ -1051,9 +1056,9 @@ static void mc_dec_kernels_get(mc_dec_kernels *k)
     const qhasm_impl *bm = qhasm_select(MC_PRIM_BM, 0);
     k->fft = MC_KFN(mc_pp_fn, MC_PRIM_FFT);
     k->fft_tr = MC_KFN(mc_pp_fn, MC_PRIM_FFT_TR);
-    k->vsq = MC_KFN(mc_pp_fn, MC_PRIM_PFX(VEC256_SQ));
-    k->vinv = MC_KFN(mc_pp_fn, MC_PRIM_PFX(VEC256_INV));
-    k->vmul = (void (*)(uint64_t *, const uint64_t *, const uint64_t *))qhasm_select(MC_PRIM_PFX(VEC256_MUL), 0)->fn[0];
+    k->vsq = MC_KFN(mc_pp_fn, MC_PRIM_PFX(VEC512_SQ));
+    k->vinv = MC_KFN(mc_pp_fn, MC_PRIM_PFX(VEC512_INV));
+    k->vmul = (void (*)(uint64_t *, const uint64_t *, const uint64_t *))qhasm_select(MC_PRIM_PFX(VEC512_MUL), 0)->fn[0];
     k->bits = MC_KFN(mc_pc_fn, MC_PRIM_PFX(BENES_BITS));
     k->bits_inv = MC_KFN(mc_pc_fn, MC_PRIM_PFX(BENES_BITS_INV));
     k->bm = bm == qhasm_impl_get(MC_PRIM_BM, QHASM_REF(MC_PRIM_BM)) ? 0 : (mc_pp_fn *)bm->fn[0];
@@ -1066,7 +1071,7 @@ static void mc_dec_kernels_get(mc_dec_kernels *k)
 static uint16_t mc_decode_fft(unsigned char *e, const unsigned char *c, const unsigned char *sk)
 {
     const unsigned char *cb = sk + MC_IRRBYTES;
-    uint64_t f[2 * MC_M], v[MC_VWORDS], s[MC_M * MC_SW], s2[MC_M * MC_SW];
+    uint64_t f[2 * MC_M], v[MC_IWORDS], s[MC_M * MC_SW], s2[MC_M * MC_SW];
     uint64_t *buf = malloc(sizeof(uint64_t) * (3 * MC_M * MC_PW + 2 * MC_PW + MC_CBWORDS));
     uint64_t *w, *r, *val, *bits, *bits2, diff = 0;
     gf g[MC_T + 1];
@@ -1081,8 +1086,8 @@ static uint16_t mc_decode_fft(unsigned char *e, const unsigned char *c, const un
     cb = mc_cb_copy(bits2 + MC_PW, cb);
     for (i = 0; i < MC_T; i++) g[i] = mc_load_gf(sk + 2 * i);
     g[MC_T] = 1;
-    /* w = 1/g^2 at every point: the FFT, then the vec256 kernels on 256
-     * points at a time, one inversion for all MC_NG vectors (Montgomery's
+    /* w = 1/g^2 at every point: the FFT, then the vec512 kernels on 512
+     * points at a time, one inversion for all MC_IG vectors (Montgomery's
      * batch inversion: g is irreducible of degree t > 1, so no g(P(e)) is
      * zero and every prefix product is invertible) */
     mc_fft_input(f, g, MC_T);
@@ -1090,23 +1095,23 @@ static uint16_t mc_decode_fft(unsigned char *e, const unsigned char *c, const un
     MC_DEC_TICK(2);
     {
         uint64_t *x = r, *pre = val;                 /* both free until the syndrome */
-        for (k = 0; k < MC_NG; k++)                  /* x_k = g^2 at group k (val read first) */
+        for (k = 0; k < MC_IG; k++)                  /* x_k = g^2 at group k (val read first) */
             for (b = 0; b < MC_M; b++)
-                for (i = 0; i < MC_VW; i++) x[MC_VWORDS * k + MC_VW * b + i] = val[b * MC_PW + MC_VW * k + i];
-        for (k = 0; k < MC_NG; k++) K.vsq(x + MC_VWORDS * k, x + MC_VWORDS * k);
-        for (i = 0; i < MC_VWORDS; i++) pre[i] = x[i];
-        for (k = 1; k < MC_NG; k++)                  /* pre_k = x_0 ... x_k */
-            K.vmul(pre + MC_VWORDS * k, pre + MC_VWORDS * (k - 1), x + MC_VWORDS * k);
-        K.vinv(v, pre + MC_VWORDS * (MC_NG - 1));    /* v = 1/(x_0 ... x_k) */
-        for (k = MC_NG - 1; k >= 0; k--) {
-            uint64_t *y = pre + MC_VWORDS * k;       /* 1/x_k = pre_(k-1) v, then v = v x_k */
+                for (i = 0; i < MC_IW; i++) x[MC_IWORDS * k + MC_IW * b + i] = val[b * MC_PW + MC_IW * k + i];
+        for (k = 0; k < MC_IG; k++) K.vsq(x + MC_IWORDS * k, x + MC_IWORDS * k);
+        for (i = 0; i < MC_IWORDS; i++) pre[i] = x[i];
+        for (k = 1; k < MC_IG; k++)                  /* pre_k = x_0 ... x_k */
+            K.vmul(pre + MC_IWORDS * k, pre + MC_IWORDS * (k - 1), x + MC_IWORDS * k);
+        K.vinv(v, pre + MC_IWORDS * (MC_IG - 1));    /* v = 1/(x_0 ... x_k) */
+        for (k = MC_IG - 1; k >= 0; k--) {
+            uint64_t *y = pre + MC_IWORDS * k;       /* 1/x_k = pre_(k-1) v, then v = v x_k */
             if (k) {
-                K.vmul(y, y - MC_VWORDS, v);
-                K.vmul(v, v, x + MC_VWORDS * k);
+                K.vmul(y, y - MC_IWORDS, v);
+                K.vmul(v, v, x + MC_IWORDS * k);
             } else
                 y = v;
             for (b = 0; b < MC_M; b++)
-                for (i = 0; i < MC_VW; i++) w[b * MC_PW + MC_VW * k + i] = y[MC_VW * b + i];
+                for (i = 0; i < MC_IW; i++) w[b * MC_PW + MC_IW * k + i] = y[MC_IW * b + i];
         }
     }
     /* the syndrome of (c, 0, ..., 0): c in the natural order, times w,

@@ -31,7 +31,10 @@
  *
  * Vector form: GCC vector extensions (4 x 64 bits), on x86-64 compiled for
  * AVX2 too (target_clones, chosen at load time by GNU ifunc), as
- * csrc/ct_sort.c; other compilers: plain 64-bit words.
+ * csrc/ct_sort.c; other compilers: plain 64-bit words.  On x86-64 with gcc
+ * the kernel has an AVX-512 path as well (intrinsics, zmm accumulators,
+ * vpternlogq), taken when qhasm_cpu_features() reports AVX-512F and VL
+ * (QHASM_CPU_DISABLE=avx512f gives the other one).
  * Needs: qhasm_declassify (csrc/kem_impl.h).
  * Provides: qhasm_mc_gauss_systematic, qhasm_mc_gauss_addmul. */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -45,6 +48,11 @@
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__ELF__)
 #define MG_CLONES __attribute__((target_clones("avx2", "default")))
+#include <immintrin.h>
+#include "qhasm.h"
+#define MG_HAVE_AVX512 1
+#define MG_512 __attribute__((target("avx512f,avx512vl")))
+#define MG_512I __attribute__((always_inline, target("avx512f,avx512vl")))
 #else
 #define MG_CLONES
 #endif
@@ -97,8 +105,8 @@ static inline __attribute__((always_inline)) void mg_rows(uint64_t *Y, long ny, 
 }
 
 /* the words in slices of 32 (8 accumulators), then 16, 8, 4 */
-MG_CLONES void qhasm_mc_gauss_addmul(uint64_t *Y, long ny, long ys, const uint64_t *X, long nx, long xs,
-                                     const uint64_t *M, long ms, long w0, long n4)
+MG_CLONES static void mg_addmul_vec(uint64_t *Y, long ny, long ys, const uint64_t *X, long nx, long xs,
+                                    const uint64_t *M, long ms, long w0, long n4)
 {
     long c = 0;
     for (; c + 8 <= n4; c += 8) mg_rows(Y, ny, ys, X, nx, xs, M, ms, w0 + 4 * c, 8);
@@ -106,9 +114,115 @@ MG_CLONES void qhasm_mc_gauss_addmul(uint64_t *Y, long ny, long ys, const uint64
     if (c + 2 <= n4) { mg_rows(Y, ny, ys, X, nx, xs, M, ms, w0 + 4 * c, 2); c += 2; }
     if (c < n4) mg_rows(Y, ny, ys, X, nx, xs, M, ms, w0 + 4 * c, 1);
 }
+
+#ifdef MG_HAVE_AVX512
+/* The AVX-512 path (AVX-512F and VL; zmm, 32 registers): the same chunks
+ * with 8 words per accumulator (K = 8, 4, 2, 1 zmm: slices of 64, 32, 16,
+ * 8 words; a last slice of 4 words on one ymm), the mask the bit shifted to
+ * the sign and spread by an arithmetic shift (vpsraq), each masked XOR one
+ * vpternlogq (acc ^ (x & mask), immediate 0x78). */
+static inline MG_512I void mg512_chunk(__m512i *a, const int K, const uint64_t *x, long xs, uint64_t t,
+                                       long nb)
+{
+    __m512i s = _mm512_set1_epi64((long long)t), acc[8];
+    long b;
+    int u;
+    for (u = 0; u < K; u++) acc[u] = a[u];
+    if (nb < 64) s = _mm512_sll_epi64(s, _mm_cvtsi64_si128(64 - nb));   /* bit nb-1 at the sign */
+#pragma GCC unroll 4
+    for (b = nb - 1; b >= 0; b--) {
+        __m512i m = _mm512_srai_epi64(s, 63);
+        const uint64_t *xb = x + b * xs;
+        for (u = 0; u < K; u++)
+            acc[u] = _mm512_ternarylogic_epi64(acc[u], _mm512_loadu_si512((const void *)(xb + 8 * u)), m, 0x78);
+        s = _mm512_slli_epi64(s, 1);
+    }
+    for (u = 0; u < K; u++) a[u] = acc[u];
+}
+
+static inline MG_512I void mg512_rows(uint64_t *Y, long ny, long ys, const uint64_t *X, long nx, long xs,
+                                      const uint64_t *M, long ms, long w, const int K)
+{
+    long i, jw, u;
+    for (i = 0; i < ny; i++) {
+        uint64_t *y = Y + i * ys + w;
+        __m512i a[8];
+        for (u = 0; u < K; u++) a[u] = _mm512_loadu_si512((const void *)(y + 8 * u));
+        for (jw = 0; 64 * jw < nx; jw++) {
+            long nb = nx - 64 * jw < 64 ? nx - 64 * jw : 64;
+            mg512_chunk(a, K, X + 64 * jw * xs + w, xs, M[i * ms + jw], nb);
+        }
+        for (u = 0; u < K; u++) _mm512_storeu_si512((void *)(y + 8 * u), a[u]);
+    }
+}
+
+/* the last 4 words of a row on one ymm (AVX-512VL forms of the same steps) */
+static inline MG_512I void mg512_rows4(uint64_t *Y, long ny, long ys, const uint64_t *X, long nx, long xs,
+                                       const uint64_t *M, long ms, long w)
+{
+    long i, jw, b;
+    for (i = 0; i < ny; i++) {
+        uint64_t *y = Y + i * ys + w;
+        __m256i a = _mm256_loadu_si256((const __m256i *)y);
+        for (jw = 0; 64 * jw < nx; jw++) {
+            long nb = nx - 64 * jw < 64 ? nx - 64 * jw : 64;
+            const uint64_t *x = X + 64 * jw * xs + w;
+            __m256i s = _mm256_set1_epi64x((long long)M[i * ms + jw]);
+            if (nb < 64) s = _mm256_sll_epi64(s, _mm_cvtsi64_si128(64 - nb));
+#pragma GCC unroll 4
+            for (b = nb - 1; b >= 0; b--) {
+                __m256i m = _mm256_srai_epi64(s, 63);
+                a = _mm256_ternarylogic_epi64(a, _mm256_loadu_si256((const __m256i *)(x + b * xs)), m, 0x78);
+                s = _mm256_slli_epi64(s, 1);
+            }
+        }
+        _mm256_storeu_si256((__m256i *)y, a);
+    }
+}
+
+static MG_512 void mg_addmul_512(uint64_t *Y, long ny, long ys, const uint64_t *X, long nx, long xs,
+                                 const uint64_t *M, long ms, long w0, long n4)
+{
+    long c = 0;
+    for (; c + 16 <= n4; c += 16) mg512_rows(Y, ny, ys, X, nx, xs, M, ms, w0 + 4 * c, 8);
+    if (c + 8 <= n4) { mg512_rows(Y, ny, ys, X, nx, xs, M, ms, w0 + 4 * c, 4); c += 8; }
+    if (c + 4 <= n4) { mg512_rows(Y, ny, ys, X, nx, xs, M, ms, w0 + 4 * c, 2); c += 4; }
+    if (c + 2 <= n4) { mg512_rows(Y, ny, ys, X, nx, xs, M, ms, w0 + 4 * c, 1); c += 2; }
+    if (c < n4) mg512_rows4(Y, ny, ys, X, nx, xs, M, ms, w0 + 4 * c);
+}
+
+int qhasm_mc_gauss_addmul_avx512(uint64_t *Y, long ny, long ys, const uint64_t *X, long nx, long xs,
+                                 const uint64_t *M, long ms, long w0, long n4)
+{
+    const unsigned need = QHASM_CPU_AVX512F | QHASM_CPU_AVX512VL;
+    if ((qhasm_cpu_features() & need) != need) return -1;
+    mg_addmul_512(Y, ny, ys, X, nx, xs, M, ms, w0, n4);
+    return 0;
+}
 #else
-void qhasm_mc_gauss_addmul(uint64_t *Y, long ny, long ys, const uint64_t *X, long nx, long xs,
-                           const uint64_t *M, long ms, long w0, long n4)
+int qhasm_mc_gauss_addmul_avx512(uint64_t *Y, long ny, long ys, const uint64_t *X, long nx, long xs,
+                                 const uint64_t *M, long ms, long w0, long n4)
+{
+    (void)Y; (void)ny; (void)ys; (void)X; (void)nx; (void)xs; (void)M; (void)ms; (void)w0; (void)n4;
+    return -1;
+}
+#endif
+
+void qhasm_mc_gauss_addmul_portable(uint64_t *Y, long ny, long ys, const uint64_t *X, long nx, long xs,
+                                    const uint64_t *M, long ms, long w0, long n4)
+{
+    mg_addmul_vec(Y, ny, ys, X, nx, xs, M, ms, w0, n4);
+}
+#else
+int qhasm_mc_gauss_addmul_avx512(uint64_t *Y, long ny, long ys, const uint64_t *X, long nx, long xs,
+                                 const uint64_t *M, long ms, long w0, long n4)
+{
+    (void)Y; (void)ny; (void)ys; (void)X; (void)nx; (void)xs; (void)M; (void)ms; (void)w0; (void)n4;
+    return -1;
+}
+
+void qhasm_mc_gauss_addmul_portable(uint64_t *Y, long ny, long ys, const uint64_t *X, long nx, long xs,
+                                    const uint64_t *M, long ms, long w0, long n4)
 {
     long i, j, k;
     for (i = 0; i < ny; i++) {
@@ -121,6 +235,13 @@ void qhasm_mc_gauss_addmul(uint64_t *Y, long ny, long ys, const uint64_t *X, lon
     }
 }
 #endif
+
+void qhasm_mc_gauss_addmul(uint64_t *Y, long ny, long ys, const uint64_t *X, long nx, long xs,
+                           const uint64_t *M, long ms, long w0, long n4)
+{
+    if (qhasm_mc_gauss_addmul_avx512(Y, ny, ys, X, nx, xs, M, ms, w0, n4))
+        qhasm_mc_gauss_addmul_portable(Y, ny, ys, X, nx, xs, M, ms, w0, n4);
+}
 
 /* the narrow pass of one block (see the top): x[k] = the block's word of
  * row r0 + k (k < nr), reduced in place; comp: np rows of cwr words, the

@@ -26,4 +26,13 @@ int qhasm_mc_gauss_systematic(uint64_t *mat, long rows, long nw, long stride);
 void qhasm_mc_gauss_addmul(uint64_t *Y, long ny, long ys, const uint64_t *X, long nx, long xs,
                            const uint64_t *M, long ms, long w0, long n4);
 
+/* the paths of qhasm_mc_gauss_addmul, for the test: the AVX-512 one (x86-64
+ * with gcc; returns -1 and does nothing where it is not compiled or the CPU
+ * lacks AVX-512F/VL, else 0) and the portable one (GCC vector extensions,
+ * AVX2 clone on x86-64; plain words elsewhere) */
+int qhasm_mc_gauss_addmul_avx512(uint64_t *Y, long ny, long ys, const uint64_t *X, long nx, long xs,
+                                 const uint64_t *M, long ms, long w0, long n4);
+void qhasm_mc_gauss_addmul_portable(uint64_t *Y, long ny, long ys, const uint64_t *X, long nx, long xs,
+                                    const uint64_t *M, long ms, long w0, long n4);
+
 #endif

@@ -84,7 +84,9 @@ static int one(long rows, long ncols, int kind, long dep, long z)
     return res;
 }
 
-static int addmul(long ny, long nx, long n4)
+/* path 0: the public (dispatched) kernel, 1: the portable path, 2: the
+ * AVX-512 path (1 is returned as "skipped" where it is missing) */
+static int addmul_path(int path, long ny, long nx, long n4)
 {
     long xs = 4 * n4 + 3, ys = 4 * n4 + 5, ms = (nx + 63) / 64, i, j, k;
     uint64_t *y = malloc(8 * (size_t)(ny * ys)), *w = malloc(8 * (size_t)(ny * ys));
@@ -94,15 +96,33 @@ static int addmul(long ny, long nx, long n4)
     for (i = 0; !res && i < ny * ys; i++) y[i] = w[i] = rnd();
     for (i = 0; !res && i < nx * xs; i++) x[i] = rnd();
     for (i = 0; !res && i < ny * ms; i++) m[i] = rnd();
-    if (!res) qhasm_mc_gauss_addmul(y, ny, ys, x, nx, xs, m, ms, 1, n4);
+    if (!res && path == 0) qhasm_mc_gauss_addmul(y, ny, ys, x, nx, xs, m, ms, 1, n4);
+    if (!res && path == 1) qhasm_mc_gauss_addmul_portable(y, ny, ys, x, nx, xs, m, ms, 1, n4);
+    if (!res && path == 2 && qhasm_mc_gauss_addmul_avx512(y, ny, ys, x, nx, xs, m, ms, 1, n4)) {
+        free(y); free(w); free(x); free(m);
+        return -1;
+    }
     for (i = 0; !res && i < ny; i++)
         for (j = 0; j < nx; j++)
             if ((m[i * ms + j / 64] >> (j % 64)) & 1)
                 for (k = 0; k < 4 * n4; k++) w[i * ys + 1 + k] ^= x[j * xs + 1 + k];
     for (i = 0; !res && i < ny * ys; i++)
-        if (y[i] != w[i]) res = fail("mc_gauss_addmul: ny %ld nx %ld n4 %ld: word %ld differs", ny, nx, n4, i);
+        if (y[i] != w[i]) res = fail("mc_gauss_addmul (path %d): ny %ld nx %ld n4 %ld: word %ld differs", path, ny, nx, n4, i);
     free(y); free(w); free(x); free(m);
     return res;
+}
+
+static int avx512_missing;
+
+/* every path; a missing AVX-512 path is noted (printed once) */
+static int addmul(long ny, long nx, long n4)
+{
+    int path, r = 0;
+    for (path = 0; path < 3 && !r; path++) {
+        r = addmul_path(path, ny, nx, n4);
+        if (r < 0) { avx512_missing = 1; r = 0; }
+    }
+    return r;
 }
 
 int qhasm_test_mc_gauss(int p, int i)
@@ -122,6 +142,9 @@ int qhasm_test_mc_gauss(int p, int i)
     if (!r) r = addmul(65, 130, 5);
     if (!r) r = addmul(5, 100, 11);                     /* slices of 32, 8 and 4 words */
     if (!r) r = addmul(9, 64, 15);                      /* 32, 16, 8, 4 */
+    if (!r) r = addmul(4, 70, 31);                      /* AVX-512: 64, 32, 16, 8, 4 */
+    if (!r) r = addmul(66, 64, 16);                     /* AVX-512: 64 */
+    if (avx512_missing) fprintf(stderr, "mc_gauss: the AVX-512 path of addmul SKIPPED (not compiled for this target or no AVX-512F/VL on this CPU)\n");
     stage("mc_gauss: random, singular and far-pivot matrices against the textbook elimination");
     for (s = 0; s < (long)(sizeof shapes / sizeof *shapes) && !r; s++) {
         long rows = shapes[s][0], cols = shapes[s][1];

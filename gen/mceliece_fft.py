@@ -21,6 +21,10 @@ its model() is checked there against naive evaluation):
    table built from immediates at the start), hi ^= lo.  D = 32 (m = 12,
    d = 6): both halves of a word, through two small stack buffers.
 int64 targets with stack addresses (amd64, ppc64).
+amd64-avx512 is the amd64-avx2 form with every AND-XOR pair of its vector
+code (`D = X & Y` then `R = R ^ D`, D dead) fused into one vpternlogq
+(fuse_andxor, on the finished lines): the column products and the radix
+steps' masked XORs.
 """
 from __future__ import annotations
 
@@ -32,14 +36,74 @@ from gen import mceliece as mc
 from gen import mceliece_fft_math as fm
 
 GENERATED = "specs/mceliece/generated"
-IMPLS = ["amd64", "ppc64", "amd64-avx2"]
-VEC = {"amd64-avx2": "amd64"}   # vector impl: its scalar (int64) impl for the C parts
+IMPLS = ["amd64", "ppc64", "amd64-avx2", "amd64-avx512"]
+VEC = {"amd64-avx2": "amd64", "amd64-avx512": "amd64"}   # vector impl: its scalar (int64) impl for the C parts
+# vector impls whose AND-XOR pairs are fused into vpternlogq (fuse_andxor)
+TERNLOG = {"amd64-avx512"}
+TERN_ANDXOR = 0x78   # ternlog(A, B, C) = A ^ (B & C)
+TOK = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 VNAME = re.compile(r"\b(A|B|G|T|F\d+|S\d+|H\d+)\b")
 M64 = (1 << 64) - 1
 
 
 def impl_id(impl: str) -> str:
     return impl.replace("-", "_")
+
+
+def reads_writes(line: str) -> tuple[set[str], str | None]:
+    """the names a .q line reads and the register it writes (None for a
+    store, a label, a branch); a conservative approximation for
+    fuse_andxor: `x op= y` reads x"""
+    s = line.strip()
+    if "=" not in s or s.startswith("=?") or s.endswith(":") or s.startswith("goto"):
+        return set(TOK.findall(s)), None
+    lhs, rhs = s.split("=", 1)
+    if lhs.endswith(("^", "&", "|", "+", "-", "<<", ">>")) or "[" in lhs:
+        return set(TOK.findall(s)), None
+    dst = lhs.split()[-1]
+    return set(TOK.findall(rhs)), dst
+
+
+def dead_after(lines: list[str], i: int, name: str) -> bool:
+    """name is written before it is read from line i on, with no label or
+    branch in between (straight-line code only)"""
+    for line in lines[i:]:
+        s = line.strip()
+        if s.endswith(":") or s.startswith("goto") or s == "leave":
+            return False
+        rd, wr = reads_writes(line)
+        if name in rd:
+            return False
+        if wr == name:
+            return True
+    return False
+
+
+ANDL = re.compile(r"^(\s*)(\w+) = (\w+) & (\w+)$")
+XORL = re.compile(r"^(\s*)(\w+) = (\w+) \^ (\w+)$")
+
+
+def fuse_andxor(lines: list[str], vec: set[str]) -> list[str]:
+    """`D = X & Y` then `R = R ^ D` (or `R = D ^ R`), all ymm names, D not
+    read again before it is written: `R = ternlog(R, X, Y, 0x78)` (one
+    AVX-512VL vpternlogq for the two instructions)"""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        a = ANDL.match(lines[i])
+        x = XORL.match(lines[i + 1]) if a and i + 1 < len(lines) else None
+        if a and x:
+            d, s1, s2 = a.group(2), a.group(3), a.group(4)
+            r, o1, o2 = x.group(2), x.group(3), x.group(4)
+            other = o2 if o1 == r else o1 if o2 == r else None
+            if (other == d and r != d and {d, s1, s2, r} <= vec and r not in (s1, s2)
+                    and dead_after(lines, i + 2, d)):
+                out.append(f"{x.group(1)}{r} = ternlog({r}, {s1}, {s2}, {hex(TERN_ANDXOR)})")
+                i += 2
+                continue
+        out.append(lines[i])
+        i += 1
+    return out
 
 
 def words(x: int, n: int) -> list[int]:
@@ -85,7 +149,8 @@ class Gen:
         """h (op)= f * g, f/g/h pointers with strides fs/gs/hs bytes; g from
         immediates when gconst is given; h ^= f*g when xor_into; vec: on
         ymm registers (256 lanes, the names prefixed V)"""
-        lines, _ = mc.mul_columns(self.impl if vec else self.simpl, self.m, 1)
+        lines, _ = mc.mul_columns(("amd64-avx2" if self.impl in TERNLOG else self.impl) if vec else self.simpl,
+                                  self.m, 1)
         mem = "mem256" if vec else "mem64"
         if vec:
             lines = [VNAME.sub(lambda q: "V" + q.group(1), ln) for ln in lines]
@@ -598,7 +663,7 @@ class Gen:
         if not self.vec:
             return []
         m = self.m
-        return ["cpu avx2",
+        return ["cpu avx2" if self.impl not in TERNLOG else "cpu avx2 avx512f avx512vl",
                 "reg256 VA VB VG VT VX VY VL VH " + " ".join(f"VF{i}" for i in range(m)),
                 "stack256 " + " ".join(f"VS{k}" for k in range(m, 2 * m - 1)),
                 f"stack256 LO[{m}]", f"stack256 HB[{m}]", *self.vextra(),
@@ -607,6 +672,13 @@ class Gen:
 
     def vextra(self) -> list[str]:
         return ["stack256 MK[8]"]                # the broadcast's dword masks
+
+    def fused(self) -> list[str]:
+        """self.L, with the AND-XOR pairs fused where the impl has ternlog"""
+        if self.impl not in TERNLOG:
+            return self.L
+        vec = {n for d in self.vdecls() if d.startswith("reg256 ") for n in d.split()[1:]}
+        return fuse_andxor(self.L, vec)
 
     def render(self) -> str:
         m = self.m
@@ -638,7 +710,7 @@ class Gen:
                 "stack64 " + " ".join(f"S{k}" for k in range(m, 2 * m - 1)),
                 f"stack64 C[{self.cwords(2)}]", f"stack64 HI[{m}]", f"stack64 PR[{m}]", f"stack64 TB[{self.tabwords}]",
                 *self.vdecls(), "", f"enter {name}", "input v fi", "secret [fi]"]
-        return "\n".join(head + self.L + ["leave"]) + "\n"
+        return "\n".join(head + self.fused() + ["leave"]) + "\n"
 
 
 class TGen(Gen):
@@ -894,7 +966,7 @@ class TGen(Gen):
                 f"stack64 C[{self.cwords(nw)}]", f"stack64 HI[{m}]", f"stack64 PR[{m}]", f"stack64 TB[{self.tabwords}]",
                 f"stack64 E[{m * self.n // 64}]",
                 *self.vdecls(), "", f"enter {name}", "input so ri", "secret [ri]"]
-        return "\n".join(head + self.L + ["leave"]) + "\n"
+        return "\n".join(head + self.fused() + ["leave"]) + "\n"
 
 
 def qpath(impl: str, params: dict[str, str]) -> str:
