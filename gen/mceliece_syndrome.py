@@ -525,6 +525,8 @@ def render_rows(impl: str, ident: str, name: str, t: SynTgt) -> str:
 
 # amd64-avx512: the rows in classes of equal alignment (docs/mceliece.md,
 # "Session 9": split 64-byte loads bound the row walk on Golden Cove).
+# groups of a class per loop iteration (when they divide G)
+UNROLL512 = 2
 ROW_OF_SLOT512 = [(0, 4, 1, 5, 2, 6, 3, 7)[j] for j in range(8)]
 SLOT_OF_ROW512 = [ROW_OF_SLOT512.index(r) for r in range(8)]
 
@@ -570,7 +572,7 @@ def finish_bytes(L: list[str], a: str, u: str) -> None:
         L.append(f"8x {u} = {a} << {sh}")
         L.append(f"{a} = {a} ^ {u}")
     L.append(f"{a} = shufbytes({a}, mem256[BYTE3])")
-    L += [f"o = movemask8({a})", "v = o", "v >>= 12", "o |= v", "o &= 255"]
+    L += [f"o = movemask8({a})", "v = o", "v >>= 12", "o |= v"]    # bits 8-15 zero: o's low byte
 
 
 BYTE3 = ("const BYTE3 u64 " + " ".join(
@@ -674,18 +676,20 @@ def render_rows512(impl: str, ident: str, name: str, t: SynTgt) -> str:
     n0 = len(L)
     L += ["o = rs & 63", "q = rs - o", "ee = eb - o"]
     L += [f"E{w} = mem512[ee + {64 * w}]" for w in range(NL)]
-    L += [f"j = {G}", f"unsigned<? o - {64 * (NL - 1) - rb + 1}", "goto short if unsigned<"]
+    U = UNROLL512 if G % UNROLL512 == 0 else 1
+    L += [f"j = {G // U}", f"unsigned<? o - {64 * (NL - 1) - rb + 1}", "goto short if unsigned<"]
     for lab, nl in (("long", NL), ("short", NL - 1)):
         L.append(f"{lab}:")
         n1 = len(L)
-        for r in range(8):
-            a = f"A{SLOT_OF_ROW512[r]}"
-            for w in range(nl):
-                mref = f"mem512[q + {r * stride + 64 * w}]"
-                L.append(f"{a} = E0 & {mref}" if w == 0 else f"{a} = ternlog({a}, E{w}, {mref}, 0x78)")
-        merge8(L, 8)
-        L += ["mem8[bt + 0] = o", "bt = bt + 1", f"q = q + {8 * stride}",
-              "j = j - 1", "=? j - 0", f"goto {lab} if !="]
+        for u in range(U):
+            for r in range(8):
+                a = f"A{SLOT_OF_ROW512[r]}"
+                for w in range(nl):
+                    mref = f"mem512[q + {(8 * u + r) * stride + 64 * w}]"
+                    L.append(f"{a} = E0 & {mref}" if w == 0 else f"{a} = ternlog({a}, E{w}, {mref}, 0x78)")
+            merge8(L, 8)
+            L.append(f"mem8[bt + {u}] = o")
+        L += [f"bt = bt + {U}", f"q = q + {8 * U * stride}", "=? j -= 1", f"goto {lab} if !="]
         L[n1:] = ["  " + x for x in L[n1:]]
         if lab == "long":
             L.append("goto next")

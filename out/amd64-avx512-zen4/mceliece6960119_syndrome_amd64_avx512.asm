@@ -300,9 +300,6 @@ align 32
 ; A6 = E0 & mem512[q + 129984]
 %line 151+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm3, zmm9, [rax + 129984]
-; j = j - 1
-%line 256+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	sub r8, 1
 ; A1 = E0 & mem512[q + 173312]
 %line 163+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm4, zmm9, [rax + 173312]
@@ -580,7 +577,7 @@ align 32
 %line 210+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm20, [rax + 304000], 120
 ; q = q + 346624
-%line 255+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 254+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	add rax, 346624
 ; T = shuffle128(A0, A1, 0x44)
 %line 211+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
@@ -705,2170 +702,2155 @@ align 32
 ; o |= v
 %line 251+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	or rbp, rcx
-; o &= 255
-%line 252+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rbp, 255
 ; mem8[bt + 0] = o
-%line 253+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 252+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [rbx], bpl
 ; bt = bt + 1
-%line 254+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 253+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	add rbx, 1
-; =? j - 0
-%line 257+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	cmp r8, 0
+; =? j -= 1
+%line 255+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	sub r8, 1
 ; goto long if !=
-%line 258+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 256+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	jne .Llong
 ; goto next
-%line 259+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 257+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	jmp .Lnext
 align 32
 .Lshort:
 ; A0 = E0 & mem512[q + 0]
-%line 261+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 259+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm0, zmm9, [rax]
 ; A2 = E0 & mem512[q + 43328]
-%line 272+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 270+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm1, zmm9, [rax + 43328]
 ; A4 = E0 & mem512[q + 86656]
-%line 283+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 281+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm2, zmm9, [rax + 86656]
 ; A6 = E0 & mem512[q + 129984]
-%line 294+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 292+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm3, zmm9, [rax + 129984]
-; j = j - 1
-%line 394+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	sub r8, 1
 ; A1 = E0 & mem512[q + 173312]
-%line 305+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 303+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm4, zmm9, [rax + 173312]
 ; A3 = E0 & mem512[q + 216640]
-%line 316+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 314+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm5, zmm9, [rax + 216640]
 ; A5 = E0 & mem512[q + 259968]
-%line 327+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 325+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm6, zmm9, [rax + 259968]
 ; A7 = E0 & mem512[q + 303296]
-%line 338+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 336+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm7, zmm9, [rax + 303296]
 ; A0 = ternlog(A0, E1, mem512[q + 64], 0x78)
-%line 262+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 260+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm10, [rax + 64], 120
 ; A2 = ternlog(A2, E1, mem512[q + 43392], 0x78)
-%line 273+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 271+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm10, [rax + 43392], 120
 ; A4 = ternlog(A4, E1, mem512[q + 86720], 0x78)
-%line 284+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 282+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm10, [rax + 86720], 120
 ; A6 = ternlog(A6, E1, mem512[q + 130048], 0x78)
-%line 295+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 293+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm10, [rax + 130048], 120
 ; A1 = ternlog(A1, E1, mem512[q + 173376], 0x78)
-%line 306+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 304+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm10, [rax + 173376], 120
 ; A3 = ternlog(A3, E1, mem512[q + 216704], 0x78)
-%line 317+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 315+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm10, [rax + 216704], 120
 ; A5 = ternlog(A5, E1, mem512[q + 260032], 0x78)
-%line 328+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 326+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm10, [rax + 260032], 120
 ; A7 = ternlog(A7, E1, mem512[q + 303360], 0x78)
-%line 339+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 337+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm10, [rax + 303360], 120
 ; A0 = ternlog(A0, E2, mem512[q + 128], 0x78)
-%line 263+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 261+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm11, [rax + 128], 120
 ; A2 = ternlog(A2, E2, mem512[q + 43456], 0x78)
-%line 274+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 272+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm11, [rax + 43456], 120
 ; A4 = ternlog(A4, E2, mem512[q + 86784], 0x78)
-%line 285+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 283+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm11, [rax + 86784], 120
 ; A6 = ternlog(A6, E2, mem512[q + 130112], 0x78)
-%line 296+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 294+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm11, [rax + 130112], 120
 ; A1 = ternlog(A1, E2, mem512[q + 173440], 0x78)
-%line 307+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 305+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm11, [rax + 173440], 120
 ; A3 = ternlog(A3, E2, mem512[q + 216768], 0x78)
-%line 318+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 316+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm11, [rax + 216768], 120
 ; A5 = ternlog(A5, E2, mem512[q + 260096], 0x78)
-%line 329+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 327+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm11, [rax + 260096], 120
 ; A7 = ternlog(A7, E2, mem512[q + 303424], 0x78)
-%line 340+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 338+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm11, [rax + 303424], 120
 ; A0 = ternlog(A0, E3, mem512[q + 192], 0x78)
-%line 264+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 262+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm12, [rax + 192], 120
 ; A2 = ternlog(A2, E3, mem512[q + 43520], 0x78)
-%line 275+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 273+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm12, [rax + 43520], 120
 ; A4 = ternlog(A4, E3, mem512[q + 86848], 0x78)
-%line 286+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 284+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm12, [rax + 86848], 120
 ; A6 = ternlog(A6, E3, mem512[q + 130176], 0x78)
-%line 297+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 295+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm12, [rax + 130176], 120
 ; A1 = ternlog(A1, E3, mem512[q + 173504], 0x78)
-%line 308+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 306+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm12, [rax + 173504], 120
 ; A3 = ternlog(A3, E3, mem512[q + 216832], 0x78)
-%line 319+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 317+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm12, [rax + 216832], 120
 ; A5 = ternlog(A5, E3, mem512[q + 260160], 0x78)
-%line 330+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 328+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm12, [rax + 260160], 120
 ; A7 = ternlog(A7, E3, mem512[q + 303488], 0x78)
-%line 341+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 339+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm12, [rax + 303488], 120
 ; A0 = ternlog(A0, E4, mem512[q + 256], 0x78)
-%line 265+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 263+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm13, [rax + 256], 120
 ; A2 = ternlog(A2, E4, mem512[q + 43584], 0x78)
-%line 276+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 274+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm13, [rax + 43584], 120
 ; A4 = ternlog(A4, E4, mem512[q + 86912], 0x78)
-%line 287+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 285+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm13, [rax + 86912], 120
 ; A6 = ternlog(A6, E4, mem512[q + 130240], 0x78)
-%line 298+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 296+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm13, [rax + 130240], 120
 ; A1 = ternlog(A1, E4, mem512[q + 173568], 0x78)
-%line 309+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 307+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm13, [rax + 173568], 120
 ; A3 = ternlog(A3, E4, mem512[q + 216896], 0x78)
-%line 320+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 318+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm13, [rax + 216896], 120
 ; A5 = ternlog(A5, E4, mem512[q + 260224], 0x78)
-%line 331+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 329+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm13, [rax + 260224], 120
 ; A7 = ternlog(A7, E4, mem512[q + 303552], 0x78)
-%line 342+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 340+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm13, [rax + 303552], 120
 ; A0 = ternlog(A0, E5, mem512[q + 320], 0x78)
-%line 266+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 264+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm14, [rax + 320], 120
 ; A2 = ternlog(A2, E5, mem512[q + 43648], 0x78)
-%line 277+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 275+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm14, [rax + 43648], 120
 ; A4 = ternlog(A4, E5, mem512[q + 86976], 0x78)
-%line 288+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 286+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm14, [rax + 86976], 120
 ; A6 = ternlog(A6, E5, mem512[q + 130304], 0x78)
-%line 299+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 297+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm14, [rax + 130304], 120
 ; A1 = ternlog(A1, E5, mem512[q + 173632], 0x78)
-%line 310+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 308+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm14, [rax + 173632], 120
 ; A3 = ternlog(A3, E5, mem512[q + 216960], 0x78)
-%line 321+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 319+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm14, [rax + 216960], 120
 ; A5 = ternlog(A5, E5, mem512[q + 260288], 0x78)
-%line 332+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 330+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm14, [rax + 260288], 120
 ; A7 = ternlog(A7, E5, mem512[q + 303616], 0x78)
-%line 343+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 341+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm14, [rax + 303616], 120
 ; A0 = ternlog(A0, E6, mem512[q + 384], 0x78)
-%line 267+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 265+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm15, [rax + 384], 120
 ; A2 = ternlog(A2, E6, mem512[q + 43712], 0x78)
-%line 278+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 276+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm15, [rax + 43712], 120
 ; A4 = ternlog(A4, E6, mem512[q + 87040], 0x78)
-%line 289+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 287+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm15, [rax + 87040], 120
 ; A6 = ternlog(A6, E6, mem512[q + 130368], 0x78)
-%line 300+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 298+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm15, [rax + 130368], 120
 ; A1 = ternlog(A1, E6, mem512[q + 173696], 0x78)
-%line 311+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 309+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm15, [rax + 173696], 120
 ; A3 = ternlog(A3, E6, mem512[q + 217024], 0x78)
-%line 322+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 320+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm15, [rax + 217024], 120
 ; A5 = ternlog(A5, E6, mem512[q + 260352], 0x78)
-%line 333+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 331+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm15, [rax + 260352], 120
 ; A7 = ternlog(A7, E6, mem512[q + 303680], 0x78)
-%line 344+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 342+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm15, [rax + 303680], 120
 ; A0 = ternlog(A0, E7, mem512[q + 448], 0x78)
-%line 268+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 266+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm16, [rax + 448], 120
 ; A2 = ternlog(A2, E7, mem512[q + 43776], 0x78)
-%line 279+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 277+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm16, [rax + 43776], 120
 ; A4 = ternlog(A4, E7, mem512[q + 87104], 0x78)
-%line 290+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 288+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm16, [rax + 87104], 120
 ; A6 = ternlog(A6, E7, mem512[q + 130432], 0x78)
-%line 301+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 299+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm16, [rax + 130432], 120
 ; A1 = ternlog(A1, E7, mem512[q + 173760], 0x78)
-%line 312+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 310+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm16, [rax + 173760], 120
 ; A3 = ternlog(A3, E7, mem512[q + 217088], 0x78)
-%line 323+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 321+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm16, [rax + 217088], 120
 ; A5 = ternlog(A5, E7, mem512[q + 260416], 0x78)
-%line 334+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 332+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm16, [rax + 260416], 120
 ; A7 = ternlog(A7, E7, mem512[q + 303744], 0x78)
-%line 345+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 343+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm16, [rax + 303744], 120
 ; A0 = ternlog(A0, E8, mem512[q + 512], 0x78)
-%line 269+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 267+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm17, [rax + 512], 120
 ; A2 = ternlog(A2, E8, mem512[q + 43840], 0x78)
-%line 280+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 278+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm17, [rax + 43840], 120
 ; A4 = ternlog(A4, E8, mem512[q + 87168], 0x78)
-%line 291+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 289+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm17, [rax + 87168], 120
 ; A6 = ternlog(A6, E8, mem512[q + 130496], 0x78)
-%line 302+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 300+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm17, [rax + 130496], 120
 ; A1 = ternlog(A1, E8, mem512[q + 173824], 0x78)
-%line 313+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 311+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm17, [rax + 173824], 120
 ; A3 = ternlog(A3, E8, mem512[q + 217152], 0x78)
-%line 324+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 322+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm17, [rax + 217152], 120
 ; A5 = ternlog(A5, E8, mem512[q + 260480], 0x78)
-%line 335+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 333+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm17, [rax + 260480], 120
 ; A7 = ternlog(A7, E8, mem512[q + 303808], 0x78)
-%line 346+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 344+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm17, [rax + 303808], 120
 ; A0 = ternlog(A0, E9, mem512[q + 576], 0x78)
-%line 270+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 268+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm18, [rax + 576], 120
 ; A2 = ternlog(A2, E9, mem512[q + 43904], 0x78)
-%line 281+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 279+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm18, [rax + 43904], 120
 ; A4 = ternlog(A4, E9, mem512[q + 87232], 0x78)
-%line 292+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 290+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm18, [rax + 87232], 120
 ; A6 = ternlog(A6, E9, mem512[q + 130560], 0x78)
-%line 303+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 301+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm18, [rax + 130560], 120
 ; A1 = ternlog(A1, E9, mem512[q + 173888], 0x78)
-%line 314+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 312+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm18, [rax + 173888], 120
 ; A3 = ternlog(A3, E9, mem512[q + 217216], 0x78)
-%line 325+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 323+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm18, [rax + 217216], 120
 ; A5 = ternlog(A5, E9, mem512[q + 260544], 0x78)
-%line 336+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 334+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm18, [rax + 260544], 120
 ; A7 = ternlog(A7, E9, mem512[q + 303872], 0x78)
-%line 347+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 345+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm18, [rax + 303872], 120
 ; A0 = ternlog(A0, E10, mem512[q + 640], 0x78)
-%line 271+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 269+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm19, [rax + 640], 120
 ; A2 = ternlog(A2, E10, mem512[q + 43968], 0x78)
-%line 282+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 280+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm19, [rax + 43968], 120
 ; A4 = ternlog(A4, E10, mem512[q + 87296], 0x78)
-%line 293+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 291+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm19, [rax + 87296], 120
 ; A6 = ternlog(A6, E10, mem512[q + 130624], 0x78)
-%line 304+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 302+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm19, [rax + 130624], 120
 ; A1 = ternlog(A1, E10, mem512[q + 173952], 0x78)
-%line 315+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 313+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm19, [rax + 173952], 120
 ; A3 = ternlog(A3, E10, mem512[q + 217280], 0x78)
-%line 326+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 324+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm19, [rax + 217280], 120
 ; A5 = ternlog(A5, E10, mem512[q + 260608], 0x78)
-%line 337+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 335+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm19, [rax + 260608], 120
 ; A7 = ternlog(A7, E10, mem512[q + 303936], 0x78)
-%line 348+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 346+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm19, [rax + 303936], 120
 ; q = q + 346624
-%line 393+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 390+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	add rax, 346624
 ; T = shuffle128(A0, A1, 0x44)
-%line 349+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 347+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm8, zmm0, zmm4, 68
 ; A0 = shuffle128(A0, A1, 0xee)
-%line 350+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 348+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm0, zmm4, 238
 ; T = shuffle128(A2, A3, 0x44)
-%line 352+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 350+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm4, zmm1, zmm5, 68
 ; A2 = shuffle128(A2, A3, 0xee)
-%line 353+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 351+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm1, zmm1, zmm5, 238
 ; A0 = A0 ^ T
-%line 351+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 349+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm8
 ; T = shuffle128(A4, A5, 0x44)
-%line 355+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 353+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm5, zmm2, zmm6, 68
 ; A4 = shuffle128(A4, A5, 0xee)
-%line 356+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 354+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm2, zmm2, zmm6, 238
 ; A2 = A2 ^ T
-%line 354+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 352+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm1, zmm1, zmm4
 ; T = shuffle128(A6, A7, 0x44)
-%line 358+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 356+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm4, zmm3, zmm7, 68
 ; A6 = shuffle128(A6, A7, 0xee)
-%line 359+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 357+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm3, zmm3, zmm7, 238
 ; A4 = A4 ^ T
-%line 357+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 355+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm2, zmm2, zmm5
 ; T = shuffle128(A0, A2, 0x88)
-%line 361+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 359+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm5, zmm0, zmm1, 136
 ; A0 = shuffle128(A0, A2, 0xdd)
-%line 362+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 360+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm0, zmm1, 221
 ; A6 = A6 ^ T
-%line 360+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 358+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm3, zmm3, zmm4
 ; T = shuffle128(A4, A6, 0x88)
-%line 364+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 362+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm1, zmm2, zmm3, 136
 ; A4 = shuffle128(A4, A6, 0xdd)
-%line 365+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 363+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm2, zmm2, zmm3, 221
 ; A0 = A0 ^ T
-%line 363+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 361+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm5
 ; A4 = A4 ^ T
-%line 366+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 364+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm2, zmm2, zmm1
 ; T = unpacklo64(A0, A4)
-%line 367+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 365+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpunpcklqdq zmm1, zmm0, zmm2
 ; A0 = unpackhi64(A0, A4)
-%line 368+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 366+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpunpckhqdq zmm0, zmm0, zmm2
+; A0 = A0 ^ T
+%line 367+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm1
+; T = shuffle32(A0, 0xb1)
+%line 368+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufd zmm1, zmm0, 177
 ; A0 = A0 ^ T
 %line 369+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm1
-; T = shuffle32(A0, 0xb1)
-%line 370+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd zmm1, zmm0, 177
-; A0 = A0 ^ T
-%line 371+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm0, zmm0, zmm1
 ; g = extract256(A0, 0)
-%line 372+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 370+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vextracti64x4 ymm1, zmm0, 0
 ; h = extract256(A0, 1)
-%line 373+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 371+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vextracti64x4 ymm0, zmm0, 1
 ; g = blend32(g, h, 0xaa)
-%line 374+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 372+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpblendd ymm1, ymm1, ymm0, 170
 ; 8x t = g << 16
-%line 375+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 373+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpslld ymm0, ymm1, 16
+; g = g ^ t
+%line 374+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 8
+%line 375+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 8
 ; g = g ^ t
 %line 376+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
-; 8x t = g << 8
+; 8x t = g << 4
 %line 377+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpslld ymm0, ymm1, 8
+	vpslld ymm0, ymm1, 4
 ; g = g ^ t
 %line 378+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
-; 8x t = g << 4
+; 8x t = g << 2
 %line 379+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpslld ymm0, ymm1, 4
+	vpslld ymm0, ymm1, 2
 ; g = g ^ t
 %line 380+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
-; 8x t = g << 2
+; 8x t = g << 1
 %line 381+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpslld ymm0, ymm1, 2
+	vpslld ymm0, ymm1, 1
 ; g = g ^ t
 %line 382+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
-; 8x t = g << 1
-%line 383+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpslld ymm0, ymm1, 1
-; g = g ^ t
-%line 384+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm1, ymm1, ymm0
 ; g = shufbytes(g, mem256[BYTE3])
-%line 385+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 383+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufb ymm1, ymm1, [rel BYTE3]
 ; o = movemask8(g)
-%line 386+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 384+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpmovmskb ecx, ymm1
 ; v = o
-%line 387+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 385+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov rbp, rcx
 ; v >>= 12
-%line 388+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 386+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr rbp, 12
 ; o |= v
-%line 389+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 387+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	or rcx, rbp
-; o &= 255
-%line 390+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rcx, 255
 ; mem8[bt + 0] = o
-%line 391+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 388+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [rbx], cl
 ; bt = bt + 1
-%line 392+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 389+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	add rbx, 1
-; =? j - 0
-%line 395+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	cmp r8, 0
+; =? j -= 1
+%line 391+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	sub r8, 1
 ; goto short if !=
-%line 396+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 392+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	jne .Lshort
 .Lnext:
 ; bt = bt + 5
-%line 398+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 394+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	add rbx, 5
 ; rs = rs + 677
-%line 399+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 395+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	add r10, 677
 ; i = i - 1
-%line 400+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 396+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	sub r11, 1
 ; =? i - 0
-%line 401+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 397+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	cmp r11, 0
 ; goto classes if !=
-%line 402+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 398+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	jne .Lclasses
 ; E0 = mem512[eb + 0]
-%line 403+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 399+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm17, [r9]
 ; E1 = mem512[eb + 64]
-%line 404+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 400+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm13, [r9 + 64]
 ; E2 = mem512[eb + 128]
-%line 405+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 401+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm16, [r9 + 128]
 ; p = pk + 1039872
-%line 415+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 411+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	lea rsi, [rsi + 1039872]
 ; sp = s + 192
-%line 416+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 412+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	lea r8, [rdi + 192]
 ; ep = e + 192
-%line 417+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 413+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	lea r10, [rdx + 192]
 ; E3 = mem512[eb + 192]
-%line 406+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 402+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm0, [r9 + 192]
 ; E4 = mem512[eb + 256]
-%line 407+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 403+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm24, [r9 + 256]
 ; E5 = mem512[eb + 320]
-%line 408+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 404+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm23, [r9 + 320]
 ; in = &BITS
-%line 638+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 632+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	lea r11, [rsp + 832]
 ; bt = &BITS
-%line 896+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 890+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	lea rbx, [rsp + 832]
 ; E6 = mem512[eb + 384]
-%line 409+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 405+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm22, [r9 + 384]
 ; E7 = mem512[eb + 448]
-%line 410+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 406+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm21, [r9 + 448]
 ; E8 = mem512[eb + 512]
-%line 411+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 407+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm19, [r9 + 512]
 ; E9 = mem512[eb + 576]
-%line 412+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 408+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm18, [r9 + 576]
 ; E10 = mem512[eb + 613]
-%line 413+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 409+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm20, [r9 + 613]
 ; v = mem8[ep + 0]
-%line 549+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 544+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx ecx, byte [r10]
 ; A0 = E0 & mem512[p + 0]
-%line 418+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 414+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm1, zmm17, [rsi]
 ; A2 = E0 & mem512[p + 677]
-%line 429+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 425+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm2, zmm17, [rsi + 677]
 ; A4 = E0 & mem512[p + 1354]
-%line 440+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 436+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm15, zmm17, [rsi + 1354]
 ; A6 = E0 & mem512[p + 2031]
-%line 451+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 447+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm26, zmm17, [rsi + 2031]
 ; A1 = E0 & mem512[p + 2708]
-%line 462+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 458+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm3, zmm17, [rsi + 2708]
 ; A3 = E0 & mem512[p + 3385]
-%line 473+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 469+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm4, zmm17, [rsi + 3385]
 ; A5 = E0 & mem512[p + 4062]
-%line 484+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 480+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm14, zmm17, [rsi + 4062]
 ; E10 = E10 & mem512[TAILMASK]
-%line 414+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 410+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm20, zmm20, [rel TAILMASK]
 ; v = v & 255
-%line 550+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 545+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	and rcx, 255
 ; A7 = E0 & mem512[p + 4739]
-%line 495+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 491+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm27, zmm17, [rsi + 4739]
 ; A0 = ternlog(A0, E1, mem512[p + 64], 0x78)
-%line 419+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 415+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm13, [rsi + 64], 120
 ; A2 = ternlog(A2, E1, mem512[p + 741], 0x78)
-%line 430+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 426+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm13, [rsi + 741], 120
 ; A4 = ternlog(A4, E1, mem512[p + 1418], 0x78)
-%line 441+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 437+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm15, zmm13, [rsi + 1418], 120
 ; A6 = ternlog(A6, E1, mem512[p + 2095], 0x78)
-%line 452+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 448+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm26, zmm13, [rsi + 2095], 120
 ; A1 = ternlog(A1, E1, mem512[p + 2772], 0x78)
-%line 463+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 459+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm13, [rsi + 2772], 120
 ; A3 = ternlog(A3, E1, mem512[p + 3449], 0x78)
-%line 474+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 470+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm13, [rsi + 3449], 120
 ; A5 = ternlog(A5, E1, mem512[p + 4126], 0x78)
-%line 485+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 481+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm14, zmm13, [rsi + 4126], 120
 ; A7 = ternlog(A7, E1, mem512[p + 4803], 0x78)
-%line 496+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 492+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm27, zmm13, [rsi + 4803], 120
 ; A0 = ternlog(A0, E2, mem512[p + 128], 0x78)
-%line 420+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 416+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm16, [rsi + 128], 120
 ; A2 = ternlog(A2, E2, mem512[p + 805], 0x78)
-%line 431+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 427+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm16, [rsi + 805], 120
 ; A4 = ternlog(A4, E2, mem512[p + 1482], 0x78)
-%line 442+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 438+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm15, zmm16, [rsi + 1482], 120
 ; A6 = ternlog(A6, E2, mem512[p + 2159], 0x78)
-%line 453+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 449+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm26, zmm16, [rsi + 2159], 120
 ; A1 = ternlog(A1, E2, mem512[p + 2836], 0x78)
-%line 464+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 460+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm16, [rsi + 2836], 120
 ; A3 = ternlog(A3, E2, mem512[p + 3513], 0x78)
-%line 475+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 471+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm16, [rsi + 3513], 120
 ; A5 = ternlog(A5, E2, mem512[p + 4190], 0x78)
-%line 486+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 482+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm14, zmm16, [rsi + 4190], 120
 ; A7 = ternlog(A7, E2, mem512[p + 4867], 0x78)
-%line 497+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 493+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm27, zmm16, [rsi + 4867], 120
 ; A0 = ternlog(A0, E3, mem512[p + 192], 0x78)
-%line 421+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 417+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, [rsi + 192], 120
 ; A2 = ternlog(A2, E3, mem512[p + 869], 0x78)
-%line 432+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 428+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm0, [rsi + 869], 120
 ; A4 = ternlog(A4, E3, mem512[p + 1546], 0x78)
-%line 443+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 439+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm15, zmm0, [rsi + 1546], 120
 ; A6 = ternlog(A6, E3, mem512[p + 2223], 0x78)
-%line 454+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 450+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm26, zmm0, [rsi + 2223], 120
 ; A1 = ternlog(A1, E3, mem512[p + 2900], 0x78)
-%line 465+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 461+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm0, [rsi + 2900], 120
 ; A3 = ternlog(A3, E3, mem512[p + 3577], 0x78)
-%line 476+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 472+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm0, [rsi + 3577], 120
 ; A5 = ternlog(A5, E3, mem512[p + 4254], 0x78)
-%line 487+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 483+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm14, zmm0, [rsi + 4254], 120
 ; A7 = ternlog(A7, E3, mem512[p + 4931], 0x78)
-%line 498+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 494+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm27, zmm0, [rsi + 4931], 120
 ; A0 = ternlog(A0, E4, mem512[p + 256], 0x78)
-%line 422+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 418+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm24, [rsi + 256], 120
 ; A2 = ternlog(A2, E4, mem512[p + 933], 0x78)
-%line 433+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 429+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm24, [rsi + 933], 120
 ; A4 = ternlog(A4, E4, mem512[p + 1610], 0x78)
-%line 444+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 440+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm15, zmm24, [rsi + 1610], 120
 ; A6 = ternlog(A6, E4, mem512[p + 2287], 0x78)
-%line 455+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 451+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm26, zmm24, [rsi + 2287], 120
 ; A1 = ternlog(A1, E4, mem512[p + 2964], 0x78)
-%line 466+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 462+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm24, [rsi + 2964], 120
 ; A3 = ternlog(A3, E4, mem512[p + 3641], 0x78)
-%line 477+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 473+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm24, [rsi + 3641], 120
 ; A5 = ternlog(A5, E4, mem512[p + 4318], 0x78)
-%line 488+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 484+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm14, zmm24, [rsi + 4318], 120
 ; A7 = ternlog(A7, E4, mem512[p + 4995], 0x78)
-%line 499+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 495+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm27, zmm24, [rsi + 4995], 120
 ; A0 = ternlog(A0, E5, mem512[p + 320], 0x78)
-%line 423+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 419+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm23, [rsi + 320], 120
 ; A2 = ternlog(A2, E5, mem512[p + 997], 0x78)
-%line 434+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 430+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm23, [rsi + 997], 120
 ; A4 = ternlog(A4, E5, mem512[p + 1674], 0x78)
-%line 445+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 441+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm15, zmm23, [rsi + 1674], 120
 ; A6 = ternlog(A6, E5, mem512[p + 2351], 0x78)
-%line 456+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 452+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm26, zmm23, [rsi + 2351], 120
 ; A1 = ternlog(A1, E5, mem512[p + 3028], 0x78)
-%line 467+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 463+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm23, [rsi + 3028], 120
 ; A3 = ternlog(A3, E5, mem512[p + 3705], 0x78)
-%line 478+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 474+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm23, [rsi + 3705], 120
 ; A5 = ternlog(A5, E5, mem512[p + 4382], 0x78)
-%line 489+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 485+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm14, zmm23, [rsi + 4382], 120
 ; A7 = ternlog(A7, E5, mem512[p + 5059], 0x78)
-%line 500+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 496+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm27, zmm23, [rsi + 5059], 120
 ; A0 = ternlog(A0, E6, mem512[p + 384], 0x78)
-%line 424+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 420+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm22, [rsi + 384], 120
 ; A2 = ternlog(A2, E6, mem512[p + 1061], 0x78)
-%line 435+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 431+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm22, [rsi + 1061], 120
 ; A4 = ternlog(A4, E6, mem512[p + 1738], 0x78)
-%line 446+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 442+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm15, zmm22, [rsi + 1738], 120
 ; A6 = ternlog(A6, E6, mem512[p + 2415], 0x78)
-%line 457+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 453+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm26, zmm22, [rsi + 2415], 120
 ; A1 = ternlog(A1, E6, mem512[p + 3092], 0x78)
-%line 468+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 464+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm22, [rsi + 3092], 120
 ; A3 = ternlog(A3, E6, mem512[p + 3769], 0x78)
-%line 479+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 475+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm22, [rsi + 3769], 120
 ; A5 = ternlog(A5, E6, mem512[p + 4446], 0x78)
-%line 490+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 486+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm14, zmm22, [rsi + 4446], 120
 ; A7 = ternlog(A7, E6, mem512[p + 5123], 0x78)
-%line 501+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 497+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm27, zmm22, [rsi + 5123], 120
 ; A0 = ternlog(A0, E7, mem512[p + 448], 0x78)
-%line 425+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 421+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm21, [rsi + 448], 120
 ; A2 = ternlog(A2, E7, mem512[p + 1125], 0x78)
-%line 436+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 432+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm21, [rsi + 1125], 120
 ; A4 = ternlog(A4, E7, mem512[p + 1802], 0x78)
-%line 447+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 443+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm15, zmm21, [rsi + 1802], 120
 ; A6 = ternlog(A6, E7, mem512[p + 2479], 0x78)
-%line 458+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 454+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm26, zmm21, [rsi + 2479], 120
 ; A1 = ternlog(A1, E7, mem512[p + 3156], 0x78)
-%line 469+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 465+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm21, [rsi + 3156], 120
 ; A3 = ternlog(A3, E7, mem512[p + 3833], 0x78)
-%line 480+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 476+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm21, [rsi + 3833], 120
 ; A5 = ternlog(A5, E7, mem512[p + 4510], 0x78)
-%line 491+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 487+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm14, zmm21, [rsi + 4510], 120
 ; A7 = ternlog(A7, E7, mem512[p + 5187], 0x78)
-%line 502+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 498+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm27, zmm21, [rsi + 5187], 120
 ; A0 = ternlog(A0, E8, mem512[p + 512], 0x78)
-%line 426+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 422+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm19, [rsi + 512], 120
 ; A2 = ternlog(A2, E8, mem512[p + 1189], 0x78)
-%line 437+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 433+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm19, [rsi + 1189], 120
 ; A4 = ternlog(A4, E8, mem512[p + 1866], 0x78)
-%line 448+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 444+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm15, zmm19, [rsi + 1866], 120
 ; A6 = ternlog(A6, E8, mem512[p + 2543], 0x78)
-%line 459+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 455+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm26, zmm19, [rsi + 2543], 120
 ; A1 = ternlog(A1, E8, mem512[p + 3220], 0x78)
-%line 470+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 466+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm19, [rsi + 3220], 120
 ; A3 = ternlog(A3, E8, mem512[p + 3897], 0x78)
-%line 481+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 477+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm19, [rsi + 3897], 120
 ; A5 = ternlog(A5, E8, mem512[p + 4574], 0x78)
-%line 492+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 488+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm14, zmm19, [rsi + 4574], 120
 ; A7 = ternlog(A7, E8, mem512[p + 5251], 0x78)
-%line 503+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 499+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm27, zmm19, [rsi + 5251], 120
 ; A0 = ternlog(A0, E9, mem512[p + 576], 0x78)
-%line 427+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 423+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm18, [rsi + 576], 120
 ; A2 = ternlog(A2, E9, mem512[p + 1253], 0x78)
-%line 438+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 434+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm18, [rsi + 1253], 120
 ; A4 = ternlog(A4, E9, mem512[p + 1930], 0x78)
-%line 449+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 445+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm15, zmm18, [rsi + 1930], 120
 ; A6 = ternlog(A6, E9, mem512[p + 2607], 0x78)
-%line 460+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 456+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm26, zmm18, [rsi + 2607], 120
 ; A1 = ternlog(A1, E9, mem512[p + 3284], 0x78)
-%line 471+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 467+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm18, [rsi + 3284], 120
 ; A3 = ternlog(A3, E9, mem512[p + 3961], 0x78)
-%line 482+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 478+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm18, [rsi + 3961], 120
 ; A5 = ternlog(A5, E9, mem512[p + 4638], 0x78)
-%line 493+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 489+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm14, zmm18, [rsi + 4638], 120
 ; A7 = ternlog(A7, E9, mem512[p + 5315], 0x78)
-%line 504+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 500+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm27, zmm18, [rsi + 5315], 120
 ; A0 = ternlog(A0, E10, mem512[p + 613], 0x78)
-%line 428+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 424+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm20, [rsi + 613], 120
 ; A2 = ternlog(A2, E10, mem512[p + 1290], 0x78)
-%line 439+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 435+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm20, [rsi + 1290], 120
 ; A4 = ternlog(A4, E10, mem512[p + 1967], 0x78)
-%line 450+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 446+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm15, zmm20, [rsi + 1967], 120
 ; A6 = ternlog(A6, E10, mem512[p + 2644], 0x78)
-%line 461+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 457+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm26, zmm20, [rsi + 2644], 120
 ; A1 = ternlog(A1, E10, mem512[p + 3321], 0x78)
-%line 472+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 468+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm20, [rsi + 3321], 120
 ; A3 = ternlog(A3, E10, mem512[p + 3998], 0x78)
-%line 483+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 479+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm20, [rsi + 3998], 120
 ; A5 = ternlog(A5, E10, mem512[p + 4675], 0x78)
-%line 494+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 490+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm14, zmm20, [rsi + 4675], 120
 ; A7 = ternlog(A7, E10, mem512[p + 5352], 0x78)
-%line 505+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 501+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm27, zmm20, [rsi + 5352], 120
 ; mk = mem512[M2]
-%line 799+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 793+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm25, [rel M2]
 ; mk = mem512[M2]
-%line 806+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 800+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm12, [rel M2]
 ; mk = mem512[M2]
-%line 813+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 807+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm11, [rel M2]
 ; T = shuffle128(A0, A1, 0x44)
-%line 506+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 502+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm28, zmm1, zmm3, 68
 ; A0 = shuffle128(A0, A1, 0xee)
-%line 507+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 503+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm1, zmm1, zmm3, 238
 ; mk = mem512[M2]
-%line 820+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 814+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm10, [rel M2]
 ; mk = mem512[M2]
-%line 827+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 821+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm9, [rel M2]
 ; mk = mem512[M1]
-%line 834+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 828+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm8, [rel M1]
 ; mk = mem512[M1]
-%line 841+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 835+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm7, [rel M1]
 ; mk = mem512[M1]
-%line 848+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 842+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm6, [rel M1]
 ; mk = mem512[M1]
-%line 855+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 849+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm5, [rel M1]
 ; T = shuffle128(A2, A3, 0x44)
-%line 509+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 505+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm29, zmm2, zmm4, 68
 ; A2 = shuffle128(A2, A3, 0xee)
-%line 510+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 506+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm30, zmm2, zmm4, 238
 ; mk = mem512[M1]
-%line 862+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 856+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm4, [rel M1]
 ; mk = mem512[M1]
-%line 869+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 863+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm3, [rel M1]
 ; mk = mem512[M1]
-%line 876+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 870+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M1]
 ; A0 = A0 ^ T
-%line 508+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 504+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm28, zmm1, zmm28
 ; mk = mem512[M1]
-%line 883+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 877+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rel M1]
 ; T = shuffle128(A4, A5, 0x44)
-%line 512+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 508+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm31, zmm15, zmm14, 68
 ; A4 = shuffle128(A4, A5, 0xee)
-%line 513+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 509+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm15, zmm15, zmm14, 238
 ; A2 = A2 ^ T
-%line 511+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 507+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm30, zmm30, zmm29
 ; T = shuffle128(A6, A7, 0x44)
-%line 515+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 511+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm14, zmm26, zmm27, 68
 ; A6 = shuffle128(A6, A7, 0xee)
-%line 516+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 512+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm27, zmm26, zmm27, 238
 ; A4 = A4 ^ T
-%line 514+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 510+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm29, zmm15, zmm31
 ; T = shuffle128(A0, A2, 0x88)
-%line 518+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 514+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm26, zmm28, zmm30, 136
 ; A0 = shuffle128(A0, A2, 0xdd)
-%line 519+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 515+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm15, zmm28, zmm30, 221
 ; A6 = A6 ^ T
-%line 517+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 513+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm14, zmm27, zmm14
 ; T = shuffle128(A4, A6, 0x88)
-%line 521+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 517+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm27, zmm29, zmm14, 136
 ; A4 = shuffle128(A4, A6, 0xdd)
-%line 522+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 518+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm29, zmm29, zmm14, 221
 ; A0 = A0 ^ T
-%line 520+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 516+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm15, zmm15, zmm26
 ; A4 = A4 ^ T
-%line 523+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 519+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm29, zmm29, zmm27
 ; T = unpacklo64(A0, A4)
-%line 524+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 520+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpunpcklqdq zmm14, zmm15, zmm29
 ; A0 = unpackhi64(A0, A4)
-%line 525+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 521+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpunpckhqdq zmm15, zmm15, zmm29
 ; A0 = A0 ^ T
-%line 526+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 522+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm15, zmm15, zmm14
 ; T = shuffle32(A0, 0xb1)
-%line 527+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 523+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd zmm14, zmm15, 177
 ; A0 = A0 ^ T
-%line 528+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 524+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm14, zmm15, zmm14
 ; g = extract256(A0, 0)
-%line 529+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 525+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vextracti64x4 ymm15, zmm14, 0
 ; h = extract256(A0, 1)
-%line 530+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 526+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vextracti64x4 ymm14, zmm14, 1
 ; g = blend32(g, h, 0xaa)
-%line 531+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 527+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpblendd ymm14, ymm15, ymm14, 170
 ; 8x t = g << 16
-%line 532+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 528+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpslld ymm15, ymm14, 16
+; g = g ^ t
+%line 529+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm14, ymm14, ymm15
+; 8x t = g << 8
+%line 530+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpslld ymm15, ymm14, 8
+; g = g ^ t
+%line 531+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm14, ymm14, ymm15
+; 8x t = g << 4
+%line 532+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpslld ymm15, ymm14, 4
 ; g = g ^ t
 %line 533+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord ymm14, ymm14, ymm15
-; 8x t = g << 8
+; 8x t = g << 2
 %line 534+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpslld ymm15, ymm14, 8
+	vpslld ymm15, ymm14, 2
 ; g = g ^ t
 %line 535+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord ymm14, ymm14, ymm15
-; 8x t = g << 4
+; 8x t = g << 1
 %line 536+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpslld ymm15, ymm14, 4
+	vpslld ymm15, ymm14, 1
 ; g = g ^ t
 %line 537+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord ymm14, ymm14, ymm15
-; 8x t = g << 2
-%line 538+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpslld ymm15, ymm14, 2
-; g = g ^ t
-%line 539+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm14, ymm14, ymm15
-; 8x t = g << 1
-%line 540+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpslld ymm15, ymm14, 1
-; g = g ^ t
-%line 541+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm14, ymm14, ymm15
 ; g = shufbytes(g, mem256[BYTE3])
-%line 542+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 538+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufb ymm14, ymm14, [rel BYTE3]
 ; o = movemask8(g)
-%line 543+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 539+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpmovmskb r9d, ymm14
 ; v = o
-%line 544+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 540+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov rax, r9
 ; v >>= 12
-%line 545+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 541+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr rax, 12
 ; o |= v
-%line 546+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 542+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	or r9, rax
-; o &= 255
-%line 547+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r9, 255
 ; o = o & 255
-%line 548+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 543+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	and r9, 255
 ; o = o ^ v
-%line 551+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 546+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r9, rcx
 ; mem8[sp + 0] = o
-%line 552+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 547+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r8], r9b
 ; v = mem8[ep + 1]
-%line 634+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 628+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx eax, byte [r10 + 1]
 ; A0 = E0 & mem512[p + 5416]
-%line 553+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 548+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm26, zmm17, [rsi + 5416]
 ; A2 = E0 & mem512[p + 6093]
-%line 564+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 559+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm27, zmm17, [rsi + 6093]
 ; A4 = E0 & mem512[p + 6770]
-%line 575+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 570+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm17, zmm17, [rsi + 6770]
 ; v = v & 7
-%line 635+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 629+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	and rax, 7
 ; A0 = ternlog(A0, E1, mem512[p + 5480], 0x78)
-%line 554+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 549+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm26, zmm13, [rsi + 5480], 120
 ; A2 = ternlog(A2, E1, mem512[p + 6157], 0x78)
-%line 565+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 560+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm27, zmm13, [rsi + 6157], 120
 ; A4 = ternlog(A4, E1, mem512[p + 6834], 0x78)
-%line 576+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 571+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm17, zmm13, [rsi + 6834], 120
 ; A0 = ternlog(A0, E2, mem512[p + 5544], 0x78)
-%line 555+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 550+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm26, zmm16, [rsi + 5544], 120
 ; A2 = ternlog(A2, E2, mem512[p + 6221], 0x78)
-%line 566+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 561+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm27, zmm16, [rsi + 6221], 120
 ; A4 = ternlog(A4, E2, mem512[p + 6898], 0x78)
-%line 577+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 572+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm17, zmm16, [rsi + 6898], 120
 ; A0 = ternlog(A0, E3, mem512[p + 5608], 0x78)
-%line 556+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 551+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm26, zmm0, [rsi + 5608], 120
 ; A2 = ternlog(A2, E3, mem512[p + 6285], 0x78)
-%line 567+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 562+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm27, zmm0, [rsi + 6285], 120
 ; A4 = ternlog(A4, E3, mem512[p + 6962], 0x78)
-%line 578+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 573+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm17, zmm0, [rsi + 6962], 120
 ; A0 = ternlog(A0, E4, mem512[p + 5672], 0x78)
-%line 557+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 552+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm26, zmm24, [rsi + 5672], 120
 ; A2 = ternlog(A2, E4, mem512[p + 6349], 0x78)
-%line 568+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 563+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm27, zmm24, [rsi + 6349], 120
 ; A4 = ternlog(A4, E4, mem512[p + 7026], 0x78)
-%line 579+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 574+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm17, zmm24, [rsi + 7026], 120
 ; A0 = ternlog(A0, E5, mem512[p + 5736], 0x78)
-%line 558+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 553+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm26, zmm23, [rsi + 5736], 120
 ; A2 = ternlog(A2, E5, mem512[p + 6413], 0x78)
-%line 569+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 564+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm27, zmm23, [rsi + 6413], 120
 ; A4 = ternlog(A4, E5, mem512[p + 7090], 0x78)
-%line 580+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 575+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm17, zmm23, [rsi + 7090], 120
 ; A0 = ternlog(A0, E6, mem512[p + 5800], 0x78)
-%line 559+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 554+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm26, zmm22, [rsi + 5800], 120
 ; A2 = ternlog(A2, E6, mem512[p + 6477], 0x78)
-%line 570+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 565+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm27, zmm22, [rsi + 6477], 120
 ; A4 = ternlog(A4, E6, mem512[p + 7154], 0x78)
-%line 581+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 576+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm17, zmm22, [rsi + 7154], 120
 ; A0 = ternlog(A0, E7, mem512[p + 5864], 0x78)
-%line 560+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 555+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm26, zmm21, [rsi + 5864], 120
 ; A2 = ternlog(A2, E7, mem512[p + 6541], 0x78)
-%line 571+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 566+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm27, zmm21, [rsi + 6541], 120
 ; A4 = ternlog(A4, E7, mem512[p + 7218], 0x78)
-%line 582+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 577+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm17, zmm21, [rsi + 7218], 120
 ; A0 = ternlog(A0, E8, mem512[p + 5928], 0x78)
-%line 561+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 556+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm26, zmm19, [rsi + 5928], 120
 ; A2 = ternlog(A2, E8, mem512[p + 6605], 0x78)
-%line 572+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 567+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm27, zmm19, [rsi + 6605], 120
 ; A4 = ternlog(A4, E8, mem512[p + 7282], 0x78)
-%line 583+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 578+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm17, zmm19, [rsi + 7282], 120
 ; A0 = ternlog(A0, E9, mem512[p + 5992], 0x78)
-%line 562+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 557+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm26, zmm18, [rsi + 5992], 120
 ; A2 = ternlog(A2, E9, mem512[p + 6669], 0x78)
-%line 573+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 568+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm27, zmm18, [rsi + 6669], 120
 ; A4 = ternlog(A4, E9, mem512[p + 7346], 0x78)
-%line 584+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 579+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm17, zmm18, [rsi + 7346], 120
 ; A0 = ternlog(A0, E10, mem512[p + 6029], 0x78)
-%line 563+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 558+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm26, zmm20, [rsi + 6029], 120
 ; A2 = ternlog(A2, E10, mem512[p + 6706], 0x78)
-%line 574+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 569+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm27, zmm20, [rsi + 6706], 120
 ; A4 = ternlog(A4, E10, mem512[p + 7383], 0x78)
-%line 585+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 580+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm17, zmm20, [rsi + 7383], 120
 ; A6 = A0
-%line 586+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 581+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqa64 zmm0, zmm26
 ; A1 = A0
-%line 587+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 582+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqa64 zmm13, zmm26
 ; A3 = A0
-%line 588+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 583+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqa64 zmm14, zmm26
 ; A5 = A0
-%line 589+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 584+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqa64 zmm15, zmm26
 ; T = shuffle128(A0, A1, 0x44)
-%line 591+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 586+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm16, zmm26, zmm13, 68
 ; A0 = shuffle128(A0, A1, 0xee)
-%line 592+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 587+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm13, zmm26, zmm13, 238
 ; T = shuffle128(A2, A3, 0x44)
-%line 594+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 589+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm18, zmm27, zmm14, 68
 ; A2 = shuffle128(A2, A3, 0xee)
-%line 595+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 590+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm27, zmm27, zmm14, 238
 ; A0 = A0 ^ T
-%line 593+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 588+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm13, zmm13, zmm16
 ; T = shuffle128(A4, A5, 0x44)
-%line 597+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 592+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm14, zmm17, zmm15, 68
 ; A4 = shuffle128(A4, A5, 0xee)
-%line 598+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 593+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm17, zmm17, zmm15, 238
 ; A2 = A2 ^ T
-%line 596+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 591+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm27, zmm27, zmm18
 ; T = shuffle128(A6, A7, 0x44)
-%line 600+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 595+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm15, zmm0, zmm26, 68
 ; A6 = shuffle128(A6, A7, 0xee)
-%line 601+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 596+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm0, zmm26, 238
 ; A4 = A4 ^ T
-%line 599+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 594+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm17, zmm17, zmm14
 ; T = shuffle128(A0, A2, 0x88)
-%line 603+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 598+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm14, zmm13, zmm27, 136
 ; A0 = shuffle128(A0, A2, 0xdd)
-%line 604+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 599+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm13, zmm13, zmm27, 221
 ; A6 = A6 ^ T
-%line 602+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 597+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm15
 ; T = shuffle128(A4, A6, 0x88)
-%line 606+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 601+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm15, zmm17, zmm0, 136
 ; A4 = shuffle128(A4, A6, 0xdd)
-%line 607+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 602+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm17, zmm17, zmm0, 221
 ; A0 = A0 ^ T
-%line 605+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 600+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm13, zmm13, zmm14
 ; A4 = A4 ^ T
-%line 608+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 603+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm17, zmm17, zmm15
 ; T = unpacklo64(A0, A4)
-%line 609+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 604+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpunpcklqdq zmm0, zmm13, zmm17
 ; A0 = unpackhi64(A0, A4)
-%line 610+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 605+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpunpckhqdq zmm13, zmm13, zmm17
 ; A0 = A0 ^ T
-%line 611+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 606+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm13, zmm13, zmm0
 ; T = shuffle32(A0, 0xb1)
-%line 612+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 607+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm13, 177
 ; A0 = A0 ^ T
-%line 613+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 608+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm13, zmm13, zmm0
 ; g = extract256(A0, 0)
-%line 614+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 609+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vextracti64x4 ymm0, zmm13, 0
 ; h = extract256(A0, 1)
-%line 615+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 610+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vextracti64x4 ymm13, zmm13, 1
 ; g = blend32(g, h, 0xaa)
-%line 616+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 611+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpblendd ymm0, ymm0, ymm13, 170
 ; 8x t = g << 16
-%line 617+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 612+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpslld ymm13, ymm0, 16
 ; g = g ^ t
-%line 618+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 613+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm13
 ; 8x t = g << 8
-%line 619+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 614+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpslld ymm13, ymm0, 8
 ; g = g ^ t
-%line 620+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 615+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm13
 ; 8x t = g << 4
-%line 621+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 616+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpslld ymm13, ymm0, 4
 ; g = g ^ t
-%line 622+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 617+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm13
 ; 8x t = g << 2
-%line 623+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 618+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpslld ymm13, ymm0, 2
 ; g = g ^ t
-%line 624+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 619+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm13
 ; 8x t = g << 1
-%line 625+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 620+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpslld ymm13, ymm0, 1
 ; g = g ^ t
-%line 626+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 621+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm13
 ; g = shufbytes(g, mem256[BYTE3])
-%line 627+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 622+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufb ymm0, ymm0, [rel BYTE3]
 ; o = movemask8(g)
-%line 628+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 623+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpmovmskb r9d, ymm0
 ; v = o
-%line 629+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 624+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r10, r9
 ; v >>= 12
-%line 630+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 625+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r10, 12
 ; o |= v
-%line 631+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 626+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	or r9, r10
-; o &= 255
-%line 632+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r9, 255
 ; o = o & 7
-%line 633+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 627+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	and r9, 7
 ; o = o ^ v
-%line 636+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 630+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r9, rax
 ; mem8[sp + 1] = o
-%line 637+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 631+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r8 + 1], r9b
 ; r0 = mem512[in + 0]
-%line 640+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 634+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm23, [r11]
 ; r1 = mem512[in + 64]
-%line 641+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 635+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm24, [r11 + 64]
 ; r2 = mem512[in + 128]
-%line 642+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 636+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm26, [r11 + 128]
 ; r3 = mem512[in + 192]
-%line 643+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 637+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm19, [r11 + 192]
 ; r4 = mem512[in + 256]
-%line 644+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 638+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm0, [r11 + 256]
 ; r5 = mem512[in + 320]
-%line 645+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 639+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm13, [r11 + 320]
 ; r6 = mem512[in + 384]
-%line 646+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 640+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm21, [r11 + 384]
 ; r7 = mem512[in + 448]
-%line 647+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 641+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm20, [r11 + 448]
 ; 8x t0 = r0 >> 32
-%line 648+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 642+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm14, zmm23, 32
 ; 8x t0 = r1 >> 32
-%line 654+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 648+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm15, zmm24, 32
 ; t0 = ternlog(t0, r4, mk, 0x28)
-%line 650+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 644+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm16, [rel LO32]
 	vpternlogd zmm14, zmm0, zmm16, 40
 ; t0 = ternlog(t0, r5, mk, 0x28)
-%line 656+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 650+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm16, [rel LO32]
 	vpternlogd zmm15, zmm13, zmm16, 40
 ; 8x t0 = r2 >> 32
-%line 660+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 654+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm22, zmm26, 32
 ; 8x t0 = r3 >> 32
-%line 666+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 660+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm27, zmm19, 32
 ; t0 = ternlog(t0, r6, mk, 0x28)
-%line 662+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 656+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm16, [rel LO32]
 	vpternlogd zmm22, zmm21, zmm16, 40
 ; t0 = ternlog(t0, r7, mk, 0x28)
-%line 668+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 662+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm16, [rel LO32]
 	vpternlogd zmm27, zmm20, zmm16, 40
 ; r4 = r4 ^ t0
-%line 651+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 645+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm18, zmm0, zmm14
 ; r5 = r5 ^ t0
-%line 657+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 651+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm17, zmm13, zmm15
 ; 8x t0 = t0 << 32
-%line 652+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 646+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm14, zmm14, 32
 ; 8x t0 = t0 << 32
-%line 658+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 652+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm15, zmm15, 32
 ; r6 = r6 ^ t0
-%line 663+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 657+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm21, zmm21, zmm22
 ; r7 = r7 ^ t0
-%line 669+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 663+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm20, zmm20, zmm27
 ; r0 = r0 ^ t0
-%line 653+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 647+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm23, zmm23, zmm14
 ; r1 = r1 ^ t0
-%line 659+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 653+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm24, zmm24, zmm15
 ; 8x t0 = t0 << 32
-%line 664+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 658+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm0, zmm22, 32
 ; r2 = r2 ^ t0
-%line 665+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 659+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm0, zmm26, zmm0
 ; 8x t0 = t0 << 32
-%line 670+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 664+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm13, zmm27, 32
 ; 8x t0 = r0 >> 16
-%line 672+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 666+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm14, zmm23, 16
 ; r3 = r3 ^ t0
-%line 671+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 665+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm13, zmm19, zmm13
 ; t0 = ternlog(t0, r2, mk, 0x28)
-%line 674+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 668+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm15, [rel LO16]
 	vpternlogd zmm14, zmm0, zmm15, 40
 ; 8x t0 = r1 >> 16
-%line 678+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 672+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm15, zmm24, 16
 ; r2 = r2 ^ t0
-%line 675+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 669+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm19, zmm0, zmm14
 ; t0 = ternlog(t0, r3, mk, 0x28)
-%line 680+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 674+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm0, [rel LO16]
 	vpternlogd zmm15, zmm13, zmm0, 40
 ; 8x t0 = t0 << 16
-%line 676+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 670+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm14, zmm14, 16
 ; 8x t0 = r4 >> 16
-%line 684+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 678+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm16, zmm18, 16
 ; r3 = r3 ^ t0
-%line 681+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 675+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm22, zmm13, zmm15
 ; r0 = r0 ^ t0
-%line 677+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 671+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm23, zmm23, zmm14
 ; t0 = ternlog(t0, r6, mk, 0x28)
-%line 686+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 680+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm0, [rel LO16]
 	vpternlogd zmm16, zmm21, zmm0, 40
 ; 8x t0 = t0 << 16
-%line 682+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 676+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm15, zmm15, 16
 ; r6 = r6 ^ t0
-%line 687+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 681+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm21, zmm21, zmm16
 ; r1 = r1 ^ t0
-%line 683+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 677+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm0, zmm24, zmm15
 ; 8x t0 = t0 << 16
-%line 688+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 682+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm16, zmm16, 16
 ; 8x t0 = r5 >> 16
-%line 690+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 684+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm13, zmm17, 16
 ; r4 = r4 ^ t0
-%line 689+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 683+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm18, zmm18, zmm16
 ; t0 = ternlog(t0, r7, mk, 0x28)
-%line 692+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 686+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm14, [rel LO16]
 	vpternlogd zmm13, zmm20, zmm14, 40
 ; 8x t0 = r0 >> 8
-%line 696+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 690+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm14, zmm23, 8
 ; 8x t0 = r2 >> 8
-%line 702+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 696+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm16, zmm19, 8
 ; t0 = ternlog(t0, r1, mk, 0x28)
-%line 698+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 692+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm15, [rel LO8]
 	vpternlogd zmm14, zmm0, zmm15, 40
 ; t0 = ternlog(t0, r3, mk, 0x28)
-%line 704+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 698+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm15, [rel LO8]
 	vpternlogd zmm16, zmm22, zmm15, 40
 ; r7 = r7 ^ t0
-%line 693+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 687+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm20, zmm20, zmm13
 ; r1 = r1 ^ t0
-%line 699+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 693+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm15, zmm0, zmm14
 ; 8x t0 = t0 << 16
-%line 694+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 688+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm13, zmm13, 16
 ; 8x t0 = t0 << 8
-%line 700+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 694+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm14, zmm14, 8
 ; r3 = r3 ^ t0
-%line 705+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 699+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm22, zmm22, zmm16
 ; r5 = r5 ^ t0
-%line 695+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 689+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm0, zmm17, zmm13
 ; r0 = r0 ^ t0
-%line 701+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 695+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm23, zmm23, zmm14
 ; 8x t0 = t0 << 8
-%line 706+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 700+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm13, zmm16, 8
 ; 8x t0 = r4 >> 8
-%line 708+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 702+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm14, zmm18, 8
 ; r2 = r2 ^ t0
-%line 707+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 701+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm19, zmm19, zmm13
 ; t0 = ternlog(t0, r5, mk, 0x28)
-%line 710+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 704+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm13, [rel LO8]
 	vpternlogd zmm14, zmm0, zmm13, 40
 ; 8x t0 = r6 >> 8
-%line 714+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 708+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm13, zmm21, 8
 ; r5 = r5 ^ t0
-%line 711+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 705+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm17, zmm0, zmm14
 ; t0 = ternlog(t0, r7, mk, 0x28)
-%line 716+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 710+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm0, [rel LO8]
 	vpternlogd zmm13, zmm20, zmm0, 40
 ; 8x t0 = t0 << 8
-%line 712+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 706+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm14, zmm14, 8
 ; t1 = shuffle128(r0, r0, 0x4e)
-%line 720+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 714+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm23, zmm23, 78
 ; r7 = r7 ^ t0
-%line 717+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 711+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm20, zmm20, zmm13
 ; r4 = r4 ^ t0
-%line 713+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 707+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm18, zmm18, zmm14
 ; 8x t0 = t0 << 8
-%line 718+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 712+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm13, zmm13, 8
 ; 8x t0 = r0 >> 4
-%line 721+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 715+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm14, zmm23, 4
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 723+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 717+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm16, [rel M4]
 	vpternlogd zmm14, zmm0, zmm16, 40
 ; r6 = r6 ^ t0
-%line 719+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 713+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm21, zmm21, zmm13
 ; t1 = shuffle128(r1, r1, 0x4e)
-%line 727+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 721+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm13, zmm15, zmm15, 78
 ; 8x t0 = r1 >> 4
-%line 728+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 722+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm16, zmm15, 4
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 724+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 718+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm14, zmm14, 78
 ; 8x t0 = t0 << 4
-%line 725+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 719+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm14, zmm14, 4
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 730+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 724+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm24, [rel M4]
 	vpternlogd zmm16, zmm13, zmm24, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 731+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 725+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm13, zmm16, zmm16, 78
 ; 8x t0 = t0 << 4
-%line 732+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 726+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm16, zmm16, 4
 ; r0 = ternlog(r0, t0, t1, 0x96)
-%line 726+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 720+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm23, zmm14, zmm0, 150
 ; t1 = shuffle128(r2, r2, 0x4e)
-%line 734+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 728+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm19, zmm19, 78
 ; 8x t0 = r2 >> 4
-%line 735+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 729+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm14, zmm19, 4
 ; r1 = ternlog(r1, t0, t1, 0x96)
-%line 733+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 727+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm15, zmm16, zmm13, 150
 ; t1 = shuffle128(r3, r3, 0x4e)
-%line 741+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 735+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm13, zmm22, zmm22, 78
 ; 8x t0 = r3 >> 4
-%line 742+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 736+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm16, zmm22, 4
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 737+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 731+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm24, [rel M4]
 	vpternlogd zmm14, zmm0, zmm24, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 738+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 732+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm14, zmm14, 78
 ; 8x t0 = t0 << 4
-%line 739+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 733+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm14, zmm14, 4
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 744+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 738+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm24, [rel M4]
 	vpternlogd zmm16, zmm13, zmm24, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 745+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 739+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm13, zmm16, zmm16, 78
 ; 8x t0 = t0 << 4
-%line 746+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 740+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm16, zmm16, 4
 ; r2 = ternlog(r2, t0, t1, 0x96)
-%line 740+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 734+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm19, zmm14, zmm0, 150
 ; t1 = shuffle128(r4, r4, 0x4e)
-%line 748+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 742+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm18, zmm18, 78
 ; 8x t0 = r4 >> 4
-%line 749+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 743+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm14, zmm18, 4
 ; r3 = ternlog(r3, t0, t1, 0x96)
-%line 747+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 741+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm22, zmm16, zmm13, 150
 ; t1 = shuffle128(r5, r5, 0x4e)
-%line 755+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 749+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm13, zmm17, zmm17, 78
 ; 8x t0 = r5 >> 4
-%line 756+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 750+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm16, zmm17, 4
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 751+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 745+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm24, [rel M4]
 	vpternlogd zmm14, zmm0, zmm24, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 752+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 746+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm14, zmm14, 78
 ; 8x t0 = t0 << 4
-%line 753+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 747+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm14, zmm14, 4
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 758+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 752+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm24, [rel M4]
 	vpternlogd zmm16, zmm13, zmm24, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 759+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 753+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm13, zmm16, zmm16, 78
 ; 8x t0 = t0 << 4
-%line 760+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 754+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm16, zmm16, 4
 ; r4 = ternlog(r4, t0, t1, 0x96)
-%line 754+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 748+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm18, zmm14, zmm0, 150
 ; t1 = shuffle128(r6, r6, 0x4e)
-%line 762+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 756+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm21, zmm21, 78
 ; 8x t0 = r6 >> 4
-%line 763+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 757+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm14, zmm21, 4
 ; r5 = ternlog(r5, t0, t1, 0x96)
-%line 761+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 755+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm17, zmm16, zmm13, 150
 ; t1 = shuffle128(r7, r7, 0x4e)
-%line 769+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 763+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm13, zmm20, zmm20, 78
 ; 8x t0 = r7 >> 4
-%line 770+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 764+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm16, zmm20, 4
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 765+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 759+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm24, [rel M4]
 	vpternlogd zmm14, zmm0, zmm24, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 766+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 760+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm14, zmm14, 78
 ; 8x t0 = t0 << 4
-%line 767+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 761+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm14, zmm14, 4
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 772+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 766+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm24, [rel M4]
 	vpternlogd zmm16, zmm13, zmm24, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 773+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 767+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm13, zmm16, zmm16, 78
 ; 8x t0 = t0 << 4
-%line 774+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 768+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm16, zmm16, 4
 ; r6 = ternlog(r6, t0, t1, 0x96)
-%line 768+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 762+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm21, zmm14, zmm0, 150
 ; t1 = shuffle128(r0, r0, 0xb1)
-%line 776+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 770+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm23, zmm23, 177
 ; 8x t0 = r0 >> 2
-%line 777+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 771+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm14, zmm23, 2
 ; r7 = ternlog(r7, t0, t1, 0x96)
-%line 775+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 769+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm20, zmm16, zmm13, 150
 ; t1 = shuffle128(r1, r1, 0xb1)
-%line 783+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 777+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm13, zmm15, zmm15, 177
 ; 8x t0 = r1 >> 2
-%line 784+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 778+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm16, zmm15, 2
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 779+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 773+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm24, [rel M2]
 	vpternlogd zmm14, zmm0, zmm24, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 780+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 774+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm14, zmm14, 177
 ; 8x t0 = t0 << 2
-%line 781+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 775+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm14, zmm14, 2
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 786+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 780+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm24, [rel M2]
 	vpternlogd zmm16, zmm13, zmm24, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 787+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 781+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm13, zmm16, zmm16, 177
 ; 8x t0 = t0 << 2
-%line 788+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 782+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm16, zmm16, 2
 ; r0 = ternlog(r0, t0, t1, 0x96)
-%line 782+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 776+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm23, zmm14, zmm0, 150
 ; t1 = shuffle128(r2, r2, 0xb1)
-%line 790+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 784+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm19, zmm19, 177
 ; 8x t0 = r2 >> 2
-%line 791+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 785+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm14, zmm19, 2
 ; r1 = ternlog(r1, t0, t1, 0x96)
-%line 789+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 783+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm15, zmm16, zmm13, 150
 ; t1 = shuffle128(r3, r3, 0xb1)
-%line 797+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 791+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm13, zmm22, zmm22, 177
 ; 8x t0 = r3 >> 2
-%line 798+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 792+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm16, zmm22, 2
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 793+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 787+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm24, [rel M2]
 	vpternlogd zmm14, zmm0, zmm24, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 794+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 788+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm14, zmm14, 177
 ; 8x t0 = t0 << 2
-%line 795+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 789+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm14, zmm14, 2
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 800+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 794+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm16, zmm13, zmm25, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 801+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 795+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm13, zmm16, zmm16, 177
 ; 8x t0 = t0 << 2
-%line 802+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 796+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm16, zmm16, 2
 ; r2 = ternlog(r2, t0, t1, 0x96)
-%line 796+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 790+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm19, zmm14, zmm0, 150
 ; t1 = shuffle128(r4, r4, 0xb1)
-%line 804+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 798+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm18, zmm18, 177
 ; 8x t0 = r4 >> 2
-%line 805+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 799+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm14, zmm18, 2
 ; r3 = ternlog(r3, t0, t1, 0x96)
-%line 803+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 797+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm22, zmm16, zmm13, 150
 ; t1 = shuffle128(r5, r5, 0xb1)
-%line 811+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 805+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm13, zmm17, zmm17, 177
 ; 8x t0 = r5 >> 2
-%line 812+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 806+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm16, zmm17, 2
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 807+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 801+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm14, zmm0, zmm12, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 808+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 802+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm14, zmm14, 177
 ; 8x t0 = t0 << 2
-%line 809+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 803+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm14, zmm14, 2
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 814+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 808+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm16, zmm13, zmm11, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 815+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 809+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm11, zmm16, zmm16, 177
 ; 8x t0 = t0 << 2
-%line 816+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 810+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm16, zmm16, 2
 ; r4 = ternlog(r4, t0, t1, 0x96)
-%line 810+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 804+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm18, zmm14, zmm0, 150
 ; t1 = shuffle128(r6, r6, 0xb1)
-%line 818+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 812+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm21, zmm21, 177
 ; 8x t0 = r6 >> 2
-%line 819+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 813+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm12, zmm21, 2
 ; r5 = ternlog(r5, t0, t1, 0x96)
-%line 817+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 811+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm17, zmm16, zmm11, 150
 ; t1 = shuffle128(r7, r7, 0xb1)
-%line 825+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 819+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm11, zmm20, zmm20, 177
 ; 8x t0 = r7 >> 2
-%line 826+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 820+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm13, zmm20, 2
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 821+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 815+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm12, zmm0, zmm10, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 822+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 816+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm12, zmm12, 177
 ; 8x t0 = t0 << 2
-%line 823+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 817+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm12, zmm12, 2
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 828+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 822+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm13, zmm11, zmm9, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 829+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 823+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm9, zmm13, zmm13, 177
 ; 8x t0 = t0 << 2
-%line 830+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 824+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm13, zmm13, 2
 ; r6 = ternlog(r6, t0, t1, 0x96)
-%line 824+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 818+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm21, zmm12, zmm0, 150
 ; t1 = shuffle32(r0, 0x4e)
-%line 832+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 826+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm23, 78
 ; 8x t0 = r0 >> 1
-%line 833+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 827+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm10, zmm23, 1
 ; r7 = ternlog(r7, t0, t1, 0x96)
-%line 831+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 825+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm20, zmm13, zmm9, 150
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 835+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 829+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm10, zmm0, zmm8, 40
 ; t1 = shuffle32(r1, 0x4e)
-%line 839+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 833+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd zmm8, zmm15, 78
 ; 8x t0 = r1 >> 1
-%line 840+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 834+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm9, zmm15, 1
 ; t1 = shuffle32(t0, 0x4e)
-%line 836+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 830+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm10, 78
 ; 8x t0 = t0 << 1
-%line 837+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 831+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm10, zmm10, 1
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 842+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 836+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm9, zmm8, zmm7, 40
 ; r0 = ternlog(r0, t0, t1, 0x96)
-%line 838+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 832+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm23, zmm10, zmm0, 150
 ; t1 = shuffle32(t0, 0x4e)
-%line 843+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 837+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm9, 78
 ; 8x t0 = t0 << 1
-%line 844+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 838+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm9, zmm9, 1
 ; mem512[out + 0] = r0
-%line 888+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 882+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r11], zmm23
 ; r1 = ternlog(r1, t0, t1, 0x96)
-%line 845+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 839+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm15, zmm9, zmm0, 150
 ; t1 = shuffle32(r2, 0x4e)
-%line 846+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 840+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm19, 78
 ; 8x t0 = r2 >> 1
-%line 847+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 841+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm7, zmm19, 1
 ; mem512[out + 64] = r1
-%line 889+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 883+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r11 + 64], zmm15
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 849+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 843+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm0, zmm6, 40
 ; t1 = shuffle32(r3, 0x4e)
-%line 853+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 847+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd zmm6, zmm22, 78
 ; 8x t0 = r3 >> 1
-%line 854+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 848+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm8, zmm22, 1
 ; t1 = shuffle32(t0, 0x4e)
-%line 850+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 844+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm7, 78
 ; 8x t0 = t0 << 1
-%line 851+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 845+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm7, zmm7, 1
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 856+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 850+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm8, zmm6, zmm5, 40
 ; r2 = ternlog(r2, t0, t1, 0x96)
-%line 852+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 846+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm19, zmm7, zmm0, 150
 ; t1 = shuffle32(t0, 0x4e)
-%line 857+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 851+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm8, 78
 ; 8x t0 = t0 << 1
-%line 858+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 852+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm8, zmm8, 1
 ; mem512[out + 128] = r2
-%line 890+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 884+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r11 + 128], zmm19
 ; r3 = ternlog(r3, t0, t1, 0x96)
-%line 859+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 853+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm22, zmm8, zmm0, 150
 ; t1 = shuffle32(r4, 0x4e)
-%line 860+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 854+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm18, 78
 ; 8x t0 = r4 >> 1
-%line 861+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 855+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm5, zmm18, 1
 ; mem512[out + 192] = r3
-%line 891+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 885+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r11 + 192], zmm22
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 863+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 857+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm0, zmm4, 40
 ; t1 = shuffle32(r5, 0x4e)
-%line 867+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 861+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd zmm4, zmm17, 78
 ; 8x t0 = r5 >> 1
-%line 868+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 862+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm6, zmm17, 1
 ; t1 = shuffle32(t0, 0x4e)
-%line 864+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 858+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm5, 78
 ; 8x t0 = t0 << 1
-%line 865+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 859+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm5, zmm5, 1
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 870+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 864+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm4, zmm3, 40
 ; r4 = ternlog(r4, t0, t1, 0x96)
-%line 866+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 860+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm18, zmm5, zmm0, 150
 ; t1 = shuffle32(t0, 0x4e)
-%line 871+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 865+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm6, 78
 ; 8x t0 = t0 << 1
-%line 872+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 866+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm6, zmm6, 1
 ; mem512[out + 256] = r4
-%line 892+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 886+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r11 + 256], zmm18
 ; r5 = ternlog(r5, t0, t1, 0x96)
-%line 873+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 867+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm17, zmm6, zmm0, 150
 ; t1 = shuffle32(r6, 0x4e)
-%line 874+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 868+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm21, 78
 ; 8x t0 = r6 >> 1
-%line 875+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 869+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm3, zmm21, 1
 ; mem512[out + 320] = r5
-%line 893+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 887+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r11 + 320], zmm17
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 877+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 871+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm0, zmm2, 40
 ; t1 = shuffle32(r7, 0x4e)
-%line 881+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 875+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd zmm2, zmm20, 78
 ; 8x t0 = r7 >> 1
-%line 882+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 876+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm4, zmm20, 1
 ; t1 = shuffle32(t0, 0x4e)
-%line 878+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 872+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm3, 78
 ; 8x t0 = t0 << 1
-%line 879+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 873+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm3, zmm3, 1
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 884+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 878+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm2, zmm1, 40
 ; r6 = ternlog(r6, t0, t1, 0x96)
-%line 880+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 874+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm21, zmm3, zmm0, 150
 ; t1 = shuffle32(t0, 0x4e)
-%line 885+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 879+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm4, 78
 ; 8x t0 = t0 << 1
-%line 886+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 880+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm4, zmm4, 1
 ; mem512[out + 384] = r6
-%line 894+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 888+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r11 + 384], zmm21
 ; r7 = ternlog(r7, t0, t1, 0x96)
-%line 887+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 881+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm20, zmm4, zmm0, 150
 ; mem512[out + 448] = r7
-%line 895+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 889+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r11 + 448], zmm20
 ; x = mem64[bt + 0]
-%line 897+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 891+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, [rbx]
 ; v = mem64[e + 0]
-%line 898+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 892+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx]
 ; x = x ^ v
-%line 899+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 893+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 0] = x
-%line 900+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 894+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi], r8
 ; x = mem64[bt + 8]
-%line 901+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 895+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, [rbx + 8]
 ; v = mem64[e + 8]
-%line 902+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 896+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 8]
 ; x = x ^ v
-%line 903+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 897+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 8] = x
-%line 904+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 898+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 8], r8
 ; x = mem64[bt + 16]
-%line 905+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 899+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, [rbx + 16]
 ; v = mem64[e + 16]
-%line 906+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 900+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 16]
 ; x = x ^ v
-%line 907+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 901+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 16] = x
-%line 908+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 902+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 16], r8
 ; x = mem64[bt + 24]
-%line 909+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 903+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, [rbx + 24]
 ; v = mem64[e + 24]
-%line 910+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 904+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 24]
 ; x = x ^ v
-%line 911+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 905+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 24] = x
-%line 912+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 906+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 24], r8
 ; x = mem64[bt + 32]
-%line 913+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 907+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, [rbx + 32]
 ; v = mem64[e + 32]
-%line 914+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 908+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 32]
 ; x = x ^ v
-%line 915+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 909+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 32] = x
-%line 916+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 910+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 32], r8
 ; x = mem64[bt + 40]
-%line 917+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 911+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, [rbx + 40]
 ; v = mem64[e + 40]
-%line 918+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 912+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 40]
 ; x = x ^ v
-%line 919+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 913+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 40] = x
-%line 920+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 914+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 40], r8
 ; x = mem64[bt + 48]
-%line 921+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 915+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, [rbx + 48]
 ; v = mem64[e + 48]
-%line 922+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 916+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 48]
 ; x = x ^ v
-%line 923+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 917+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 48] = x
-%line 924+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 918+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 48], r8
 ; x = mem64[bt + 56]
-%line 925+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 919+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, [rbx + 56]
 ; v = mem64[e + 56]
-%line 926+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 920+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 56]
 ; x = x ^ v
-%line 927+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 921+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 56] = x
-%line 928+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 922+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 56], r8
 ; x = mem64[bt + 64]
-%line 929+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 923+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, [rbx + 64]
 ; v = mem64[e + 64]
-%line 930+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 924+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 64]
 ; x = x ^ v
-%line 931+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 925+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 64] = x
-%line 932+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 926+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 64], r8
 ; x = mem64[bt + 72]
-%line 933+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 927+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, [rbx + 72]
 ; v = mem64[e + 72]
-%line 934+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 928+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 72]
 ; x = x ^ v
-%line 935+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 929+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 72] = x
-%line 936+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 930+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 72], r8
 ; x = mem64[bt + 80]
-%line 937+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 931+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, [rbx + 80]
 ; v = mem64[e + 80]
-%line 938+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 932+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 80]
 ; x = x ^ v
-%line 939+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 933+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 80] = x
-%line 940+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 934+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 80], r8
 ; x = mem64[bt + 88]
-%line 941+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 935+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, [rbx + 88]
 ; v = mem64[e + 88]
-%line 942+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 936+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 88]
 ; x = x ^ v
-%line 943+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 937+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 88] = x
-%line 944+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 938+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 88], r8
 ; x = mem64[bt + 96]
-%line 945+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 939+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, [rbx + 96]
 ; v = mem64[e + 96]
-%line 946+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 940+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 96]
 ; x = x ^ v
-%line 947+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 941+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 96] = x
-%line 948+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 942+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 96], r8
 ; x = mem64[bt + 104]
-%line 949+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 943+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, [rbx + 104]
 ; v = mem64[e + 104]
-%line 950+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 944+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 104]
 ; x = x ^ v
-%line 951+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 945+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 104] = x
-%line 952+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 946+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 104], r8
 ; x = mem64[bt + 112]
-%line 953+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 947+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, [rbx + 112]
 ; v = mem64[e + 112]
-%line 954+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 948+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 112]
 ; x = x ^ v
-%line 955+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 949+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 112] = x
-%line 956+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 950+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 112], r8
 ; x = mem64[bt + 120]
-%line 957+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 951+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, [rbx + 120]
 ; v = mem64[e + 120]
-%line 958+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 952+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 120]
 ; x = x ^ v
-%line 959+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 953+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 120] = x
-%line 960+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 954+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 120], r8
 ; x = mem64[bt + 128]
-%line 961+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 955+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, [rbx + 128]
 ; v = mem64[e + 128]
-%line 962+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 956+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 128]
 ; x = x ^ v
-%line 963+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 957+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 128] = x
-%line 964+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 958+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 128], r8
 ; x = mem64[bt + 136]
-%line 965+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 959+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, [rbx + 136]
 ; v = mem64[e + 136]
-%line 966+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 960+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 136]
 ; x = x ^ v
-%line 967+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 961+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 136] = x
-%line 968+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 962+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 136], r8
 ; x = mem64[bt + 144]
-%line 969+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 963+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, [rbx + 144]
 ; v = mem64[e + 144]
-%line 970+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 964+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 144]
 ; x = x ^ v
-%line 971+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 965+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 144] = x
-%line 972+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 966+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 144], r8
 ; x = mem64[bt + 152]
-%line 973+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 967+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, [rbx + 152]
 ; v = mem64[e + 152]
-%line 974+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 968+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 152]
 ; x = x ^ v
-%line 975+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 969+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 152] = x
-%line 976+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 970+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 152], r8
 ; x = mem64[bt + 160]
-%line 977+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 971+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, [rbx + 160]
 ; v = mem64[e + 160]
-%line 978+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 972+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 160]
 ; x = x ^ v
-%line 979+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 973+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 160] = x
-%line 980+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 974+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 160], r8
 ; x = mem64[bt + 168]
-%line 981+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 975+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, [rbx + 168]
 ; v = mem64[e + 168]
-%line 982+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 976+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 168]
 ; x = x ^ v
-%line 983+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 977+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 168] = x
-%line 984+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 978+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 168], r8
 ; x = mem64[bt + 176]
-%line 985+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 979+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, [rbx + 176]
 ; v = mem64[e + 176]
-%line 986+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 980+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 176]
 ; x = x ^ v
-%line 987+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 981+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 176] = x
-%line 988+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 982+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 176], r8
 ; x = mem64[bt + 184]
-%line 989+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 983+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, [rbx + 184]
 ; v = mem64[e + 184]
-%line 990+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 984+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 184]
 ; x = x ^ v
-%line 991+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 985+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 184] = x
-%line 992+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 986+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 184], r8
 ; leave
-%line 993+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 987+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vzeroupper
 	mov rsp, [rsp + 1344]
 	pop rbp

@@ -130,16 +130,16 @@ align 32
 	mov byte [r8 + 3], r9b
 ; eb = &EBZ
 %line 62+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	lea rbx, [rsp + 0]
+	lea r11, [rsp + 0]
 ; eb = eb + 64
 %line 63+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add rbx, 64
+	add r11, 64
 ; bt = &BITS
 %line 64+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	lea rcx, [rsp + 512]
 ; i = 16
 %line 65+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r10, 16
+	mov rbx, 16
 align 32
 .Lclasses:
 ; o = rs & 63
@@ -152,7 +152,7 @@ align 32
 	sub rax, r8
 ; ee = eb - o
 %line 69+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r9, rbx
+	mov r9, r11
 	sub r9, r8
 ; E0 = mem512[ee + 0]
 %line 70+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
@@ -175,9 +175,9 @@ align 32
 ; E6 = mem512[ee + 384]
 %line 76+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm15, [r9 + 384]
-; j = 6
+; j = 3
 %line 77+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r11, 6
+	mov r10, 3
 ; unsigned<? o - 45
 %line 78+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	cmp r8, 45
@@ -477,176 +477,177 @@ align 32
 ; o |= v
 %line 177+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	or r9, r8
-; o &= 255
-%line 178+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r9, 255
 ; mem8[bt + 0] = o
-%line 179+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 178+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [rcx], r9b
-; bt = bt + 1
+; A0 = E0 & mem512[q + 43520]
+%line 179+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm0, zmm9, [rax + 43520]
+; A0 = ternlog(A0, E1, mem512[q + 43584], 0x78)
 %line 180+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add rcx, 1
-; q = q + 43520
+	vpternlogd zmm0, zmm10, [rax + 43584], 120
+; A0 = ternlog(A0, E2, mem512[q + 43648], 0x78)
 %line 181+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add rax, 43520
-; j = j - 1
+	vpternlogd zmm0, zmm11, [rax + 43648], 120
+; A0 = ternlog(A0, E3, mem512[q + 43712], 0x78)
 %line 182+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	sub r11, 1
-; =? j - 0
+	vpternlogd zmm0, zmm12, [rax + 43712], 120
+; A0 = ternlog(A0, E4, mem512[q + 43776], 0x78)
 %line 183+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	cmp r11, 0
-; goto long if !=
+	vpternlogd zmm0, zmm13, [rax + 43776], 120
+; A0 = ternlog(A0, E5, mem512[q + 43840], 0x78)
 %line 184+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	jne .Llong
-; goto next
+	vpternlogd zmm0, zmm14, [rax + 43840], 120
+; A0 = ternlog(A0, E6, mem512[q + 43904], 0x78)
 %line 185+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	jmp .Lnext
-align 32
-.Lshort:
-; A0 = E0 & mem512[q + 0]
+	vpternlogd zmm0, zmm15, [rax + 43904], 120
+; A2 = E0 & mem512[q + 48960]
+%line 186+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm1, zmm9, [rax + 48960]
+; A2 = ternlog(A2, E1, mem512[q + 49024], 0x78)
 %line 187+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm0, zmm9, [rax]
-; A0 = ternlog(A0, E1, mem512[q + 64], 0x78)
+	vpternlogd zmm1, zmm10, [rax + 49024], 120
+; A2 = ternlog(A2, E2, mem512[q + 49088], 0x78)
 %line 188+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm10, [rax + 64], 120
-; A0 = ternlog(A0, E2, mem512[q + 128], 0x78)
+	vpternlogd zmm1, zmm11, [rax + 49088], 120
+; A2 = ternlog(A2, E3, mem512[q + 49152], 0x78)
 %line 189+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm11, [rax + 128], 120
-; A0 = ternlog(A0, E3, mem512[q + 192], 0x78)
+	vpternlogd zmm1, zmm12, [rax + 49152], 120
+; A2 = ternlog(A2, E4, mem512[q + 49216], 0x78)
 %line 190+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm12, [rax + 192], 120
-; A0 = ternlog(A0, E4, mem512[q + 256], 0x78)
+	vpternlogd zmm1, zmm13, [rax + 49216], 120
+; A2 = ternlog(A2, E5, mem512[q + 49280], 0x78)
 %line 191+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm13, [rax + 256], 120
-; A0 = ternlog(A0, E5, mem512[q + 320], 0x78)
+	vpternlogd zmm1, zmm14, [rax + 49280], 120
+; A2 = ternlog(A2, E6, mem512[q + 49344], 0x78)
 %line 192+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm14, [rax + 320], 120
-; A2 = E0 & mem512[q + 5440]
+	vpternlogd zmm1, zmm15, [rax + 49344], 120
+; A4 = E0 & mem512[q + 54400]
 %line 193+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm1, zmm9, [rax + 5440]
-; A2 = ternlog(A2, E1, mem512[q + 5504], 0x78)
+	vpandd zmm2, zmm9, [rax + 54400]
+; A4 = ternlog(A4, E1, mem512[q + 54464], 0x78)
 %line 194+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm10, [rax + 5504], 120
-; A2 = ternlog(A2, E2, mem512[q + 5568], 0x78)
+	vpternlogd zmm2, zmm10, [rax + 54464], 120
+; A4 = ternlog(A4, E2, mem512[q + 54528], 0x78)
 %line 195+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm11, [rax + 5568], 120
-; A2 = ternlog(A2, E3, mem512[q + 5632], 0x78)
+	vpternlogd zmm2, zmm11, [rax + 54528], 120
+; A4 = ternlog(A4, E3, mem512[q + 54592], 0x78)
 %line 196+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm12, [rax + 5632], 120
-; A2 = ternlog(A2, E4, mem512[q + 5696], 0x78)
+	vpternlogd zmm2, zmm12, [rax + 54592], 120
+; A4 = ternlog(A4, E4, mem512[q + 54656], 0x78)
 %line 197+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm13, [rax + 5696], 120
-; A2 = ternlog(A2, E5, mem512[q + 5760], 0x78)
+	vpternlogd zmm2, zmm13, [rax + 54656], 120
+; A4 = ternlog(A4, E5, mem512[q + 54720], 0x78)
 %line 198+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm14, [rax + 5760], 120
-; A4 = E0 & mem512[q + 10880]
+	vpternlogd zmm2, zmm14, [rax + 54720], 120
+; A4 = ternlog(A4, E6, mem512[q + 54784], 0x78)
 %line 199+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm2, zmm9, [rax + 10880]
-; A4 = ternlog(A4, E1, mem512[q + 10944], 0x78)
+	vpternlogd zmm2, zmm15, [rax + 54784], 120
+; A6 = E0 & mem512[q + 59840]
 %line 200+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm10, [rax + 10944], 120
-; A4 = ternlog(A4, E2, mem512[q + 11008], 0x78)
+	vpandd zmm3, zmm9, [rax + 59840]
+; A6 = ternlog(A6, E1, mem512[q + 59904], 0x78)
 %line 201+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm11, [rax + 11008], 120
-; A4 = ternlog(A4, E3, mem512[q + 11072], 0x78)
+	vpternlogd zmm3, zmm10, [rax + 59904], 120
+; A6 = ternlog(A6, E2, mem512[q + 59968], 0x78)
 %line 202+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm12, [rax + 11072], 120
-; A4 = ternlog(A4, E4, mem512[q + 11136], 0x78)
+	vpternlogd zmm3, zmm11, [rax + 59968], 120
+; A6 = ternlog(A6, E3, mem512[q + 60032], 0x78)
 %line 203+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm13, [rax + 11136], 120
-; A4 = ternlog(A4, E5, mem512[q + 11200], 0x78)
+	vpternlogd zmm3, zmm12, [rax + 60032], 120
+; A6 = ternlog(A6, E4, mem512[q + 60096], 0x78)
 %line 204+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm14, [rax + 11200], 120
-; A6 = E0 & mem512[q + 16320]
+	vpternlogd zmm3, zmm13, [rax + 60096], 120
+; A6 = ternlog(A6, E5, mem512[q + 60160], 0x78)
 %line 205+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm3, zmm9, [rax + 16320]
-; A6 = ternlog(A6, E1, mem512[q + 16384], 0x78)
+	vpternlogd zmm3, zmm14, [rax + 60160], 120
+; A6 = ternlog(A6, E6, mem512[q + 60224], 0x78)
 %line 206+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm10, [rax + 16384], 120
-; A6 = ternlog(A6, E2, mem512[q + 16448], 0x78)
+	vpternlogd zmm3, zmm15, [rax + 60224], 120
+; A1 = E0 & mem512[q + 65280]
 %line 207+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm11, [rax + 16448], 120
-; A6 = ternlog(A6, E3, mem512[q + 16512], 0x78)
+	vpandd zmm4, zmm9, [rax + 65280]
+; A1 = ternlog(A1, E1, mem512[q + 65344], 0x78)
 %line 208+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm12, [rax + 16512], 120
-; A6 = ternlog(A6, E4, mem512[q + 16576], 0x78)
+	vpternlogd zmm4, zmm10, [rax + 65344], 120
+; A1 = ternlog(A1, E2, mem512[q + 65408], 0x78)
 %line 209+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm13, [rax + 16576], 120
-; A6 = ternlog(A6, E5, mem512[q + 16640], 0x78)
+	vpternlogd zmm4, zmm11, [rax + 65408], 120
+; A1 = ternlog(A1, E3, mem512[q + 65472], 0x78)
 %line 210+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm14, [rax + 16640], 120
-; A1 = E0 & mem512[q + 21760]
+	vpternlogd zmm4, zmm12, [rax + 65472], 120
+; A1 = ternlog(A1, E4, mem512[q + 65536], 0x78)
 %line 211+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm4, zmm9, [rax + 21760]
-; A1 = ternlog(A1, E1, mem512[q + 21824], 0x78)
+	vpternlogd zmm4, zmm13, [rax + 65536], 120
+; A1 = ternlog(A1, E5, mem512[q + 65600], 0x78)
 %line 212+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm10, [rax + 21824], 120
-; A1 = ternlog(A1, E2, mem512[q + 21888], 0x78)
+	vpternlogd zmm4, zmm14, [rax + 65600], 120
+; A1 = ternlog(A1, E6, mem512[q + 65664], 0x78)
 %line 213+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm11, [rax + 21888], 120
-; A1 = ternlog(A1, E3, mem512[q + 21952], 0x78)
+	vpternlogd zmm4, zmm15, [rax + 65664], 120
+; A3 = E0 & mem512[q + 70720]
 %line 214+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm12, [rax + 21952], 120
-; A1 = ternlog(A1, E4, mem512[q + 22016], 0x78)
+	vpandd zmm5, zmm9, [rax + 70720]
+; A3 = ternlog(A3, E1, mem512[q + 70784], 0x78)
 %line 215+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm13, [rax + 22016], 120
-; A1 = ternlog(A1, E5, mem512[q + 22080], 0x78)
+	vpternlogd zmm5, zmm10, [rax + 70784], 120
+; A3 = ternlog(A3, E2, mem512[q + 70848], 0x78)
 %line 216+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm14, [rax + 22080], 120
-; A3 = E0 & mem512[q + 27200]
+	vpternlogd zmm5, zmm11, [rax + 70848], 120
+; A3 = ternlog(A3, E3, mem512[q + 70912], 0x78)
 %line 217+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm5, zmm9, [rax + 27200]
-; A3 = ternlog(A3, E1, mem512[q + 27264], 0x78)
+	vpternlogd zmm5, zmm12, [rax + 70912], 120
+; A3 = ternlog(A3, E4, mem512[q + 70976], 0x78)
 %line 218+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm10, [rax + 27264], 120
-; A3 = ternlog(A3, E2, mem512[q + 27328], 0x78)
+	vpternlogd zmm5, zmm13, [rax + 70976], 120
+; A3 = ternlog(A3, E5, mem512[q + 71040], 0x78)
 %line 219+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm11, [rax + 27328], 120
-; A3 = ternlog(A3, E3, mem512[q + 27392], 0x78)
+	vpternlogd zmm5, zmm14, [rax + 71040], 120
+; A3 = ternlog(A3, E6, mem512[q + 71104], 0x78)
 %line 220+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm12, [rax + 27392], 120
-; A3 = ternlog(A3, E4, mem512[q + 27456], 0x78)
+	vpternlogd zmm5, zmm15, [rax + 71104], 120
+; A5 = E0 & mem512[q + 76160]
 %line 221+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm13, [rax + 27456], 120
-; A3 = ternlog(A3, E5, mem512[q + 27520], 0x78)
+	vpandd zmm6, zmm9, [rax + 76160]
+; A5 = ternlog(A5, E1, mem512[q + 76224], 0x78)
 %line 222+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm14, [rax + 27520], 120
-; A5 = E0 & mem512[q + 32640]
+	vpternlogd zmm6, zmm10, [rax + 76224], 120
+; A5 = ternlog(A5, E2, mem512[q + 76288], 0x78)
 %line 223+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm6, zmm9, [rax + 32640]
-; A5 = ternlog(A5, E1, mem512[q + 32704], 0x78)
+	vpternlogd zmm6, zmm11, [rax + 76288], 120
+; A5 = ternlog(A5, E3, mem512[q + 76352], 0x78)
 %line 224+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm10, [rax + 32704], 120
-; A5 = ternlog(A5, E2, mem512[q + 32768], 0x78)
+	vpternlogd zmm6, zmm12, [rax + 76352], 120
+; A5 = ternlog(A5, E4, mem512[q + 76416], 0x78)
 %line 225+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm11, [rax + 32768], 120
-; A5 = ternlog(A5, E3, mem512[q + 32832], 0x78)
+	vpternlogd zmm6, zmm13, [rax + 76416], 120
+; A5 = ternlog(A5, E5, mem512[q + 76480], 0x78)
 %line 226+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm12, [rax + 32832], 120
-; A5 = ternlog(A5, E4, mem512[q + 32896], 0x78)
+	vpternlogd zmm6, zmm14, [rax + 76480], 120
+; A5 = ternlog(A5, E6, mem512[q + 76544], 0x78)
 %line 227+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm13, [rax + 32896], 120
-; A5 = ternlog(A5, E5, mem512[q + 32960], 0x78)
+	vpternlogd zmm6, zmm15, [rax + 76544], 120
+; A7 = E0 & mem512[q + 81600]
 %line 228+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm14, [rax + 32960], 120
-; A7 = E0 & mem512[q + 38080]
+	vpandd zmm7, zmm9, [rax + 81600]
+; A7 = ternlog(A7, E1, mem512[q + 81664], 0x78)
 %line 229+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm7, zmm9, [rax + 38080]
-; A7 = ternlog(A7, E1, mem512[q + 38144], 0x78)
+	vpternlogd zmm7, zmm10, [rax + 81664], 120
+; A7 = ternlog(A7, E2, mem512[q + 81728], 0x78)
 %line 230+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm10, [rax + 38144], 120
-; A7 = ternlog(A7, E2, mem512[q + 38208], 0x78)
+	vpternlogd zmm7, zmm11, [rax + 81728], 120
+; A7 = ternlog(A7, E3, mem512[q + 81792], 0x78)
 %line 231+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm11, [rax + 38208], 120
-; A7 = ternlog(A7, E3, mem512[q + 38272], 0x78)
+	vpternlogd zmm7, zmm12, [rax + 81792], 120
+; A7 = ternlog(A7, E4, mem512[q + 81856], 0x78)
 %line 232+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm12, [rax + 38272], 120
-; A7 = ternlog(A7, E4, mem512[q + 38336], 0x78)
+	vpternlogd zmm7, zmm13, [rax + 81856], 120
+; A7 = ternlog(A7, E5, mem512[q + 81920], 0x78)
 %line 233+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm13, [rax + 38336], 120
-; A7 = ternlog(A7, E5, mem512[q + 38400], 0x78)
+	vpternlogd zmm7, zmm14, [rax + 81920], 120
+; A7 = ternlog(A7, E6, mem512[q + 81984], 0x78)
 %line 234+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm14, [rax + 38400], 120
+	vpternlogd zmm7, zmm15, [rax + 81984], 120
 ; T = shuffle128(A0, A1, 0x44)
 %line 235+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm8, zmm0, zmm4, 68
@@ -770,1395 +771,1946 @@ align 32
 ; o |= v
 %line 275+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	or r8, r9
-; o &= 255
+; mem8[bt + 1] = o
 %line 276+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r8, 255
-; mem8[bt + 0] = o
+	mov byte [rcx + 1], r8b
+; bt = bt + 2
 %line 277+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [rcx], r8b
-; bt = bt + 1
+	add rcx, 2
+; q = q + 87040
 %line 278+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add rcx, 1
-; q = q + 43520
+	add rax, 87040
+; =? j -= 1
 %line 279+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add rax, 43520
-; j = j - 1
+	sub r10, 1
+; goto long if !=
 %line 280+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	sub r11, 1
-; =? j - 0
+	jne .Llong
+; goto next
 %line 281+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	cmp r11, 0
+	jmp .Lnext
+align 32
+.Lshort:
+; A0 = E0 & mem512[q + 0]
+%line 283+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm0, zmm9, [rax]
+; A0 = ternlog(A0, E1, mem512[q + 64], 0x78)
+%line 284+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm10, [rax + 64], 120
+; A0 = ternlog(A0, E2, mem512[q + 128], 0x78)
+%line 285+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm11, [rax + 128], 120
+; A0 = ternlog(A0, E3, mem512[q + 192], 0x78)
+%line 286+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm12, [rax + 192], 120
+; A0 = ternlog(A0, E4, mem512[q + 256], 0x78)
+%line 287+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm13, [rax + 256], 120
+; A0 = ternlog(A0, E5, mem512[q + 320], 0x78)
+%line 288+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm14, [rax + 320], 120
+; A2 = E0 & mem512[q + 5440]
+%line 289+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm1, zmm9, [rax + 5440]
+; A2 = ternlog(A2, E1, mem512[q + 5504], 0x78)
+%line 290+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm10, [rax + 5504], 120
+; A2 = ternlog(A2, E2, mem512[q + 5568], 0x78)
+%line 291+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm11, [rax + 5568], 120
+; A2 = ternlog(A2, E3, mem512[q + 5632], 0x78)
+%line 292+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm12, [rax + 5632], 120
+; A2 = ternlog(A2, E4, mem512[q + 5696], 0x78)
+%line 293+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm13, [rax + 5696], 120
+; A2 = ternlog(A2, E5, mem512[q + 5760], 0x78)
+%line 294+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm14, [rax + 5760], 120
+; A4 = E0 & mem512[q + 10880]
+%line 295+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm2, zmm9, [rax + 10880]
+; A4 = ternlog(A4, E1, mem512[q + 10944], 0x78)
+%line 296+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm10, [rax + 10944], 120
+; A4 = ternlog(A4, E2, mem512[q + 11008], 0x78)
+%line 297+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm11, [rax + 11008], 120
+; A4 = ternlog(A4, E3, mem512[q + 11072], 0x78)
+%line 298+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm12, [rax + 11072], 120
+; A4 = ternlog(A4, E4, mem512[q + 11136], 0x78)
+%line 299+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm13, [rax + 11136], 120
+; A4 = ternlog(A4, E5, mem512[q + 11200], 0x78)
+%line 300+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm14, [rax + 11200], 120
+; A6 = E0 & mem512[q + 16320]
+%line 301+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm3, zmm9, [rax + 16320]
+; A6 = ternlog(A6, E1, mem512[q + 16384], 0x78)
+%line 302+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm10, [rax + 16384], 120
+; A6 = ternlog(A6, E2, mem512[q + 16448], 0x78)
+%line 303+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm11, [rax + 16448], 120
+; A6 = ternlog(A6, E3, mem512[q + 16512], 0x78)
+%line 304+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm12, [rax + 16512], 120
+; A6 = ternlog(A6, E4, mem512[q + 16576], 0x78)
+%line 305+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm13, [rax + 16576], 120
+; A6 = ternlog(A6, E5, mem512[q + 16640], 0x78)
+%line 306+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm14, [rax + 16640], 120
+; A1 = E0 & mem512[q + 21760]
+%line 307+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm4, zmm9, [rax + 21760]
+; A1 = ternlog(A1, E1, mem512[q + 21824], 0x78)
+%line 308+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm10, [rax + 21824], 120
+; A1 = ternlog(A1, E2, mem512[q + 21888], 0x78)
+%line 309+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm11, [rax + 21888], 120
+; A1 = ternlog(A1, E3, mem512[q + 21952], 0x78)
+%line 310+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm12, [rax + 21952], 120
+; A1 = ternlog(A1, E4, mem512[q + 22016], 0x78)
+%line 311+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm13, [rax + 22016], 120
+; A1 = ternlog(A1, E5, mem512[q + 22080], 0x78)
+%line 312+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm14, [rax + 22080], 120
+; A3 = E0 & mem512[q + 27200]
+%line 313+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm5, zmm9, [rax + 27200]
+; A3 = ternlog(A3, E1, mem512[q + 27264], 0x78)
+%line 314+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm10, [rax + 27264], 120
+; A3 = ternlog(A3, E2, mem512[q + 27328], 0x78)
+%line 315+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm11, [rax + 27328], 120
+; A3 = ternlog(A3, E3, mem512[q + 27392], 0x78)
+%line 316+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm12, [rax + 27392], 120
+; A3 = ternlog(A3, E4, mem512[q + 27456], 0x78)
+%line 317+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm13, [rax + 27456], 120
+; A3 = ternlog(A3, E5, mem512[q + 27520], 0x78)
+%line 318+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm14, [rax + 27520], 120
+; A5 = E0 & mem512[q + 32640]
+%line 319+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm6, zmm9, [rax + 32640]
+; A5 = ternlog(A5, E1, mem512[q + 32704], 0x78)
+%line 320+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm10, [rax + 32704], 120
+; A5 = ternlog(A5, E2, mem512[q + 32768], 0x78)
+%line 321+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm11, [rax + 32768], 120
+; A5 = ternlog(A5, E3, mem512[q + 32832], 0x78)
+%line 322+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm12, [rax + 32832], 120
+; A5 = ternlog(A5, E4, mem512[q + 32896], 0x78)
+%line 323+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm13, [rax + 32896], 120
+; A5 = ternlog(A5, E5, mem512[q + 32960], 0x78)
+%line 324+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm14, [rax + 32960], 120
+; A7 = E0 & mem512[q + 38080]
+%line 325+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm7, zmm9, [rax + 38080]
+; A7 = ternlog(A7, E1, mem512[q + 38144], 0x78)
+%line 326+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm10, [rax + 38144], 120
+; A7 = ternlog(A7, E2, mem512[q + 38208], 0x78)
+%line 327+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm11, [rax + 38208], 120
+; A7 = ternlog(A7, E3, mem512[q + 38272], 0x78)
+%line 328+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm12, [rax + 38272], 120
+; A7 = ternlog(A7, E4, mem512[q + 38336], 0x78)
+%line 329+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm13, [rax + 38336], 120
+; A7 = ternlog(A7, E5, mem512[q + 38400], 0x78)
+%line 330+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm14, [rax + 38400], 120
+; T = shuffle128(A0, A1, 0x44)
+%line 331+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm8, zmm0, zmm4, 68
+; A0 = shuffle128(A0, A1, 0xee)
+%line 332+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm0, zmm4, 238
+; A0 = A0 ^ T
+%line 333+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm8
+; T = shuffle128(A2, A3, 0x44)
+%line 334+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm1, zmm5, 68
+; A2 = shuffle128(A2, A3, 0xee)
+%line 335+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm1, zmm1, zmm5, 238
+; A2 = A2 ^ T
+%line 336+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm1, zmm1, zmm4
+; T = shuffle128(A4, A5, 0x44)
+%line 337+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm2, zmm6, 68
+; A4 = shuffle128(A4, A5, 0xee)
+%line 338+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm2, zmm2, zmm6, 238
+; A4 = A4 ^ T
+%line 339+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm2, zmm2, zmm4
+; T = shuffle128(A6, A7, 0x44)
+%line 340+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm3, zmm7, 68
+; A6 = shuffle128(A6, A7, 0xee)
+%line 341+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm3, zmm3, zmm7, 238
+; A6 = A6 ^ T
+%line 342+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm3, zmm3, zmm4
+; T = shuffle128(A0, A2, 0x88)
+%line 343+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm0, zmm1, 136
+; A0 = shuffle128(A0, A2, 0xdd)
+%line 344+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm0, zmm1, 221
+; A0 = A0 ^ T
+%line 345+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm4
+; T = shuffle128(A4, A6, 0x88)
+%line 346+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm1, zmm2, zmm3, 136
+; A4 = shuffle128(A4, A6, 0xdd)
+%line 347+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm2, zmm2, zmm3, 221
+; A4 = A4 ^ T
+%line 348+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm2, zmm2, zmm1
+; T = unpacklo64(A0, A4)
+%line 349+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpunpcklqdq zmm1, zmm0, zmm2
+; A0 = unpackhi64(A0, A4)
+%line 350+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpunpckhqdq zmm0, zmm0, zmm2
+; A0 = A0 ^ T
+%line 351+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm1
+; T = shuffle32(A0, 0xb1)
+%line 352+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpshufd zmm1, zmm0, 177
+; A0 = A0 ^ T
+%line 353+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm1
+; g = extract256(A0, 0)
+%line 354+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vextracti64x4 ymm1, zmm0, 0
+; h = extract256(A0, 1)
+%line 355+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vextracti64x4 ymm0, zmm0, 1
+; g = blend32(g, h, 0xaa)
+%line 356+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpblendd ymm1, ymm1, ymm0, 170
+; 8x t = g << 16
+%line 357+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 16
+; g = g ^ t
+%line 358+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 8
+%line 359+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 8
+; g = g ^ t
+%line 360+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 4
+%line 361+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 4
+; g = g ^ t
+%line 362+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 2
+%line 363+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 2
+; g = g ^ t
+%line 364+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 1
+%line 365+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 1
+; g = g ^ t
+%line 366+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; g = shufbytes(g, mem256[BYTE3])
+%line 367+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpshufb ymm1, ymm1, [rel BYTE3]
+; o = movemask8(g)
+%line 368+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpmovmskb r8d, ymm1
+; v = o
+%line 369+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov r9, r8
+; v >>= 12
+%line 370+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	shr r9, 12
+; o |= v
+%line 371+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	or r8, r9
+; mem8[bt + 0] = o
+%line 372+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov byte [rcx], r8b
+; A0 = E0 & mem512[q + 43520]
+%line 373+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm0, zmm9, [rax + 43520]
+; A0 = ternlog(A0, E1, mem512[q + 43584], 0x78)
+%line 374+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm10, [rax + 43584], 120
+; A0 = ternlog(A0, E2, mem512[q + 43648], 0x78)
+%line 375+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm11, [rax + 43648], 120
+; A0 = ternlog(A0, E3, mem512[q + 43712], 0x78)
+%line 376+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm12, [rax + 43712], 120
+; A0 = ternlog(A0, E4, mem512[q + 43776], 0x78)
+%line 377+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm13, [rax + 43776], 120
+; A0 = ternlog(A0, E5, mem512[q + 43840], 0x78)
+%line 378+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm14, [rax + 43840], 120
+; A2 = E0 & mem512[q + 48960]
+%line 379+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm1, zmm9, [rax + 48960]
+; A2 = ternlog(A2, E1, mem512[q + 49024], 0x78)
+%line 380+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm10, [rax + 49024], 120
+; A2 = ternlog(A2, E2, mem512[q + 49088], 0x78)
+%line 381+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm11, [rax + 49088], 120
+; A2 = ternlog(A2, E3, mem512[q + 49152], 0x78)
+%line 382+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm12, [rax + 49152], 120
+; A2 = ternlog(A2, E4, mem512[q + 49216], 0x78)
+%line 383+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm13, [rax + 49216], 120
+; A2 = ternlog(A2, E5, mem512[q + 49280], 0x78)
+%line 384+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm14, [rax + 49280], 120
+; A4 = E0 & mem512[q + 54400]
+%line 385+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm2, zmm9, [rax + 54400]
+; A4 = ternlog(A4, E1, mem512[q + 54464], 0x78)
+%line 386+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm10, [rax + 54464], 120
+; A4 = ternlog(A4, E2, mem512[q + 54528], 0x78)
+%line 387+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm11, [rax + 54528], 120
+; A4 = ternlog(A4, E3, mem512[q + 54592], 0x78)
+%line 388+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm12, [rax + 54592], 120
+; A4 = ternlog(A4, E4, mem512[q + 54656], 0x78)
+%line 389+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm13, [rax + 54656], 120
+; A4 = ternlog(A4, E5, mem512[q + 54720], 0x78)
+%line 390+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm14, [rax + 54720], 120
+; A6 = E0 & mem512[q + 59840]
+%line 391+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm3, zmm9, [rax + 59840]
+; A6 = ternlog(A6, E1, mem512[q + 59904], 0x78)
+%line 392+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm10, [rax + 59904], 120
+; A6 = ternlog(A6, E2, mem512[q + 59968], 0x78)
+%line 393+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm11, [rax + 59968], 120
+; A6 = ternlog(A6, E3, mem512[q + 60032], 0x78)
+%line 394+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm12, [rax + 60032], 120
+; A6 = ternlog(A6, E4, mem512[q + 60096], 0x78)
+%line 395+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm13, [rax + 60096], 120
+; A6 = ternlog(A6, E5, mem512[q + 60160], 0x78)
+%line 396+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm14, [rax + 60160], 120
+; A1 = E0 & mem512[q + 65280]
+%line 397+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm4, zmm9, [rax + 65280]
+; A1 = ternlog(A1, E1, mem512[q + 65344], 0x78)
+%line 398+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm10, [rax + 65344], 120
+; A1 = ternlog(A1, E2, mem512[q + 65408], 0x78)
+%line 399+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm11, [rax + 65408], 120
+; A1 = ternlog(A1, E3, mem512[q + 65472], 0x78)
+%line 400+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm12, [rax + 65472], 120
+; A1 = ternlog(A1, E4, mem512[q + 65536], 0x78)
+%line 401+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm13, [rax + 65536], 120
+; A1 = ternlog(A1, E5, mem512[q + 65600], 0x78)
+%line 402+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm14, [rax + 65600], 120
+; A3 = E0 & mem512[q + 70720]
+%line 403+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm5, zmm9, [rax + 70720]
+; A3 = ternlog(A3, E1, mem512[q + 70784], 0x78)
+%line 404+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm10, [rax + 70784], 120
+; A3 = ternlog(A3, E2, mem512[q + 70848], 0x78)
+%line 405+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm11, [rax + 70848], 120
+; A3 = ternlog(A3, E3, mem512[q + 70912], 0x78)
+%line 406+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm12, [rax + 70912], 120
+; A3 = ternlog(A3, E4, mem512[q + 70976], 0x78)
+%line 407+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm13, [rax + 70976], 120
+; A3 = ternlog(A3, E5, mem512[q + 71040], 0x78)
+%line 408+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm14, [rax + 71040], 120
+; A5 = E0 & mem512[q + 76160]
+%line 409+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm6, zmm9, [rax + 76160]
+; A5 = ternlog(A5, E1, mem512[q + 76224], 0x78)
+%line 410+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm10, [rax + 76224], 120
+; A5 = ternlog(A5, E2, mem512[q + 76288], 0x78)
+%line 411+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm11, [rax + 76288], 120
+; A5 = ternlog(A5, E3, mem512[q + 76352], 0x78)
+%line 412+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm12, [rax + 76352], 120
+; A5 = ternlog(A5, E4, mem512[q + 76416], 0x78)
+%line 413+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm13, [rax + 76416], 120
+; A5 = ternlog(A5, E5, mem512[q + 76480], 0x78)
+%line 414+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm14, [rax + 76480], 120
+; A7 = E0 & mem512[q + 81600]
+%line 415+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm7, zmm9, [rax + 81600]
+; A7 = ternlog(A7, E1, mem512[q + 81664], 0x78)
+%line 416+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm10, [rax + 81664], 120
+; A7 = ternlog(A7, E2, mem512[q + 81728], 0x78)
+%line 417+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm11, [rax + 81728], 120
+; A7 = ternlog(A7, E3, mem512[q + 81792], 0x78)
+%line 418+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm12, [rax + 81792], 120
+; A7 = ternlog(A7, E4, mem512[q + 81856], 0x78)
+%line 419+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm13, [rax + 81856], 120
+; A7 = ternlog(A7, E5, mem512[q + 81920], 0x78)
+%line 420+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm14, [rax + 81920], 120
+; T = shuffle128(A0, A1, 0x44)
+%line 421+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm8, zmm0, zmm4, 68
+; A0 = shuffle128(A0, A1, 0xee)
+%line 422+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm0, zmm4, 238
+; A0 = A0 ^ T
+%line 423+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm8
+; T = shuffle128(A2, A3, 0x44)
+%line 424+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm1, zmm5, 68
+; A2 = shuffle128(A2, A3, 0xee)
+%line 425+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm1, zmm1, zmm5, 238
+; A2 = A2 ^ T
+%line 426+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm1, zmm1, zmm4
+; T = shuffle128(A4, A5, 0x44)
+%line 427+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm2, zmm6, 68
+; A4 = shuffle128(A4, A5, 0xee)
+%line 428+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm2, zmm2, zmm6, 238
+; A4 = A4 ^ T
+%line 429+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm2, zmm2, zmm4
+; T = shuffle128(A6, A7, 0x44)
+%line 430+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm3, zmm7, 68
+; A6 = shuffle128(A6, A7, 0xee)
+%line 431+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm3, zmm3, zmm7, 238
+; A6 = A6 ^ T
+%line 432+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm3, zmm3, zmm4
+; T = shuffle128(A0, A2, 0x88)
+%line 433+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm0, zmm1, 136
+; A0 = shuffle128(A0, A2, 0xdd)
+%line 434+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm0, zmm1, 221
+; A0 = A0 ^ T
+%line 435+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm4
+; T = shuffle128(A4, A6, 0x88)
+%line 436+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm1, zmm2, zmm3, 136
+; A4 = shuffle128(A4, A6, 0xdd)
+%line 437+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm2, zmm2, zmm3, 221
+; A4 = A4 ^ T
+%line 438+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm2, zmm2, zmm1
+; T = unpacklo64(A0, A4)
+%line 439+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpunpcklqdq zmm1, zmm0, zmm2
+; A0 = unpackhi64(A0, A4)
+%line 440+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpunpckhqdq zmm0, zmm0, zmm2
+; A0 = A0 ^ T
+%line 441+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm1
+; T = shuffle32(A0, 0xb1)
+%line 442+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpshufd zmm1, zmm0, 177
+; A0 = A0 ^ T
+%line 443+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm1
+; g = extract256(A0, 0)
+%line 444+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vextracti64x4 ymm1, zmm0, 0
+; h = extract256(A0, 1)
+%line 445+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vextracti64x4 ymm0, zmm0, 1
+; g = blend32(g, h, 0xaa)
+%line 446+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpblendd ymm1, ymm1, ymm0, 170
+; 8x t = g << 16
+%line 447+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 16
+; g = g ^ t
+%line 448+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 8
+%line 449+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 8
+; g = g ^ t
+%line 450+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 4
+%line 451+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 4
+; g = g ^ t
+%line 452+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 2
+%line 453+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 2
+; g = g ^ t
+%line 454+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 1
+%line 455+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 1
+; g = g ^ t
+%line 456+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; g = shufbytes(g, mem256[BYTE3])
+%line 457+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpshufb ymm1, ymm1, [rel BYTE3]
+; o = movemask8(g)
+%line 458+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpmovmskb r8d, ymm1
+; v = o
+%line 459+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov r9, r8
+; v >>= 12
+%line 460+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	shr r9, 12
+; o |= v
+%line 461+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	or r8, r9
+; mem8[bt + 1] = o
+%line 462+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov byte [rcx + 1], r8b
+; bt = bt + 2
+%line 463+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	add rcx, 2
+; q = q + 87040
+%line 464+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	add rax, 87040
+; =? j -= 1
+%line 465+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	sub r10, 1
 ; goto short if !=
-%line 282+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 466+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	jne .Lshort
 .Lnext:
 ; bt = bt + 2
-%line 284+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 468+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	add rcx, 2
 ; rs = rs + 340
-%line 285+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 469+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	add rsi, 340
 ; i = i - 1
-%line 286+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	sub r10, 1
+%line 470+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	sub rbx, 1
 ; =? i - 0
-%line 287+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	cmp r10, 0
+%line 471+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	cmp rbx, 0
 ; goto classes if !=
-%line 288+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 472+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	jne .Lclasses
 ; in = &BITS
-%line 289+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 473+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	lea r8, [rsp + 512]
 ; r0 = mem512[in + 0]
-%line 291+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 475+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm0, [r8]
 ; r1 = mem512[in + 64]
-%line 292+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 476+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r8 + 64]
 ; r2 = mem512[in + 128]
-%line 293+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 477+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [r8 + 128]
 ; r3 = mem512[in + 192]
-%line 294+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 478+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm3, [r8 + 192]
 ; r4 = mem512[in + 256]
-%line 295+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 479+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm4, [r8 + 256]
 ; r5 = mem512[in + 320]
-%line 296+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 480+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm5, [r8 + 320]
 ; r6 = mem512[in + 384]
-%line 297+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 481+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm6, [r8 + 384]
 ; r7 = mem512[in + 448]
-%line 298+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 482+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm7, [r8 + 448]
 ; 8x t0 = r0 >> 32
-%line 299+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 483+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm8, zmm0, 32
 ; mk = mem512[LO32]
-%line 300+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 484+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm9, [rel LO32]
 ; t0 = ternlog(t0, r4, mk, 0x28)
-%line 301+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 485+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm8, zmm4, zmm9, 40
 ; r4 = r4 ^ t0
-%line 302+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 486+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm9, zmm4, zmm8
 ; 8x t0 = t0 << 32
-%line 303+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 487+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm8, zmm8, 32
 ; r0 = r0 ^ t0
-%line 304+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 488+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm8
 ; 8x t0 = r1 >> 32
-%line 305+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 489+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm4, zmm1, 32
 ; mk = mem512[LO32]
-%line 306+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 490+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm8, [rel LO32]
 ; t0 = ternlog(t0, r5, mk, 0x28)
-%line 307+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 491+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm5, zmm8, 40
 ; r5 = r5 ^ t0
-%line 308+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 492+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm8, zmm5, zmm4
 ; 8x t0 = t0 << 32
-%line 309+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 493+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm4, zmm4, 32
 ; r1 = r1 ^ t0
-%line 310+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 494+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm1, zmm1, zmm4
 ; 8x t0 = r2 >> 32
-%line 311+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 495+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm4, zmm2, 32
 ; mk = mem512[LO32]
-%line 312+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 496+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm5, [rel LO32]
 ; t0 = ternlog(t0, r6, mk, 0x28)
-%line 313+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 497+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm6, zmm5, 40
 ; r6 = r6 ^ t0
-%line 314+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 498+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm6, zmm6, zmm4
 ; 8x t0 = t0 << 32
-%line 315+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 499+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm4, zmm4, 32
 ; r2 = r2 ^ t0
-%line 316+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 500+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm2, zmm2, zmm4
 ; 8x t0 = r3 >> 32
-%line 317+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 501+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm4, zmm3, 32
 ; mk = mem512[LO32]
-%line 318+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 502+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm5, [rel LO32]
 ; t0 = ternlog(t0, r7, mk, 0x28)
-%line 319+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 503+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm7, zmm5, 40
 ; r7 = r7 ^ t0
-%line 320+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 504+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm7, zmm7, zmm4
 ; 8x t0 = t0 << 32
-%line 321+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 505+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm4, zmm4, 32
 ; r3 = r3 ^ t0
-%line 322+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 506+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm3, zmm3, zmm4
 ; 8x t0 = r0 >> 16
-%line 323+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 507+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm4, zmm0, 16
 ; mk = mem512[LO16]
-%line 324+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 508+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm5, [rel LO16]
 ; t0 = ternlog(t0, r2, mk, 0x28)
-%line 325+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 509+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm2, zmm5, 40
 ; r2 = r2 ^ t0
-%line 326+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 510+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm5, zmm2, zmm4
 ; 8x t0 = t0 << 16
-%line 327+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 511+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm4, zmm4, 16
 ; r0 = r0 ^ t0
-%line 328+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 512+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm4
 ; 8x t0 = r1 >> 16
-%line 329+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 513+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm2, zmm1, 16
 ; mk = mem512[LO16]
-%line 330+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 514+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm4, [rel LO16]
 ; t0 = ternlog(t0, r3, mk, 0x28)
-%line 331+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 515+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm3, zmm4, 40
 ; r3 = r3 ^ t0
-%line 332+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 516+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm3, zmm3, zmm2
 ; 8x t0 = t0 << 16
-%line 333+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 517+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm2, zmm2, 16
 ; r1 = r1 ^ t0
-%line 334+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 518+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm1, zmm1, zmm2
 ; 8x t0 = r4 >> 16
-%line 335+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 519+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm2, zmm9, 16
 ; mk = mem512[LO16]
-%line 336+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 520+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm4, [rel LO16]
 ; t0 = ternlog(t0, r6, mk, 0x28)
-%line 337+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 521+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm6, zmm4, 40
 ; r6 = r6 ^ t0
-%line 338+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 522+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm10, zmm6, zmm2
 ; 8x t0 = t0 << 16
-%line 339+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 523+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm2, zmm2, 16
 ; r4 = r4 ^ t0
-%line 340+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 524+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm9, zmm9, zmm2
 ; 8x t0 = r5 >> 16
-%line 341+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 525+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm2, zmm8, 16
 ; mk = mem512[LO16]
-%line 342+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 526+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm4, [rel LO16]
 ; t0 = ternlog(t0, r7, mk, 0x28)
-%line 343+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 527+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm7, zmm4, 40
 ; r7 = r7 ^ t0
-%line 344+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 528+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm7, zmm7, zmm2
 ; 8x t0 = t0 << 16
-%line 345+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 529+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm2, zmm2, 16
 ; r5 = r5 ^ t0
-%line 346+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 530+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm8, zmm8, zmm2
 ; 8x t0 = r0 >> 8
-%line 347+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 531+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm2, zmm0, 8
 ; mk = mem512[LO8]
-%line 348+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 532+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm4, [rel LO8]
 ; t0 = ternlog(t0, r1, mk, 0x28)
-%line 349+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 533+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm4, 40
 ; r1 = r1 ^ t0
-%line 350+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 534+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm4, zmm1, zmm2
 ; 8x t0 = t0 << 8
-%line 351+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 535+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm2, zmm2, 8
 ; r0 = r0 ^ t0
-%line 352+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 536+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm6, zmm0, zmm2
 ; 8x t0 = r2 >> 8
-%line 353+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 537+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm0, zmm5, 8
 ; mk = mem512[LO8]
-%line 354+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 538+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rel LO8]
 ; t0 = ternlog(t0, r3, mk, 0x28)
-%line 355+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 539+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm1, 40
 ; r3 = r3 ^ t0
-%line 356+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 540+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm3, zmm3, zmm0
 ; 8x t0 = t0 << 8
-%line 357+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 541+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm0, zmm0, 8
 ; r2 = r2 ^ t0
-%line 358+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 542+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm5, zmm5, zmm0
 ; 8x t0 = r4 >> 8
-%line 359+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 543+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm0, zmm9, 8
 ; mk = mem512[LO8]
-%line 360+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 544+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rel LO8]
 ; t0 = ternlog(t0, r5, mk, 0x28)
-%line 361+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 545+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm8, zmm1, 40
 ; r5 = r5 ^ t0
-%line 362+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 546+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm8, zmm8, zmm0
 ; 8x t0 = t0 << 8
-%line 363+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 547+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm0, zmm0, 8
 ; r4 = r4 ^ t0
-%line 364+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 548+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm9, zmm9, zmm0
 ; 8x t0 = r6 >> 8
-%line 365+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 549+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm0, zmm10, 8
 ; mk = mem512[LO8]
-%line 366+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 550+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rel LO8]
 ; t0 = ternlog(t0, r7, mk, 0x28)
-%line 367+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 551+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm7, zmm1, 40
 ; r7 = r7 ^ t0
-%line 368+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 552+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm7, zmm7, zmm0
 ; 8x t0 = t0 << 8
-%line 369+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 553+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm0, zmm0, 8
 ; r6 = r6 ^ t0
-%line 370+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 554+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm10, zmm10, zmm0
 ; t1 = shuffle128(r0, r0, 0x4e)
-%line 371+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 555+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm6, zmm6, 78
 ; 8x t0 = r0 >> 4
-%line 372+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 556+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm6, 4
 ; mk = mem512[M4]
-%line 373+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 557+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M4]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 374+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 558+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 375+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 559+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 78
 ; 8x t0 = t0 << 4
-%line 376+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 560+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 4
 ; r0 = ternlog(r0, t0, t1, 0x96)
-%line 377+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 561+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm1, zmm0, 150
 ; t1 = shuffle128(r1, r1, 0x4e)
-%line 378+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 562+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm4, zmm4, 78
 ; 8x t0 = r1 >> 4
-%line 379+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 563+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm4, 4
 ; mk = mem512[M4]
-%line 380+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 564+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M4]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 381+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 565+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 382+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 566+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 78
 ; 8x t0 = t0 << 4
-%line 383+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 567+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 4
 ; r1 = ternlog(r1, t0, t1, 0x96)
-%line 384+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 568+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 150
 ; t1 = shuffle128(r2, r2, 0x4e)
-%line 385+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 569+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm5, zmm5, 78
 ; 8x t0 = r2 >> 4
-%line 386+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 570+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm5, 4
 ; mk = mem512[M4]
-%line 387+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 571+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M4]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 388+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 572+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 389+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 573+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 78
 ; 8x t0 = t0 << 4
-%line 390+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 574+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 4
 ; r2 = ternlog(r2, t0, t1, 0x96)
-%line 391+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 575+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 150
 ; t1 = shuffle128(r3, r3, 0x4e)
-%line 392+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 576+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm3, zmm3, 78
 ; 8x t0 = r3 >> 4
-%line 393+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 577+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm3, 4
 ; mk = mem512[M4]
-%line 394+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 578+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M4]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 395+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 579+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 396+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 580+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 78
 ; 8x t0 = t0 << 4
-%line 397+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 581+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 4
 ; r3 = ternlog(r3, t0, t1, 0x96)
-%line 398+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 582+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 150
 ; t1 = shuffle128(r4, r4, 0x4e)
-%line 399+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 583+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm9, zmm9, 78
 ; 8x t0 = r4 >> 4
-%line 400+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 584+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm9, 4
 ; mk = mem512[M4]
-%line 401+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 585+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M4]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 402+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 586+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 403+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 587+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 78
 ; 8x t0 = t0 << 4
-%line 404+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 588+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 4
 ; r4 = ternlog(r4, t0, t1, 0x96)
-%line 405+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 589+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm9, zmm1, zmm0, 150
 ; t1 = shuffle128(r5, r5, 0x4e)
-%line 406+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 590+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm8, zmm8, 78
 ; 8x t0 = r5 >> 4
-%line 407+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 591+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm8, 4
 ; mk = mem512[M4]
-%line 408+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 592+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M4]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 409+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 593+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 410+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 594+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 78
 ; 8x t0 = t0 << 4
-%line 411+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 595+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 4
 ; r5 = ternlog(r5, t0, t1, 0x96)
-%line 412+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 596+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm8, zmm1, zmm0, 150
 ; t1 = shuffle128(r6, r6, 0x4e)
-%line 413+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 597+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm10, zmm10, 78
 ; 8x t0 = r6 >> 4
-%line 414+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 598+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm10, 4
 ; mk = mem512[M4]
-%line 415+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 599+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M4]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 416+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 600+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 417+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 601+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 78
 ; 8x t0 = t0 << 4
-%line 418+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 602+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 4
 ; r6 = ternlog(r6, t0, t1, 0x96)
-%line 419+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 603+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm10, zmm1, zmm0, 150
 ; t1 = shuffle128(r7, r7, 0x4e)
-%line 420+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 604+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm7, zmm7, 78
 ; 8x t0 = r7 >> 4
-%line 421+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 605+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm7, 4
 ; mk = mem512[M4]
-%line 422+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 606+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M4]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 423+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 607+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 424+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 608+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 78
 ; 8x t0 = t0 << 4
-%line 425+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 609+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 4
 ; r7 = ternlog(r7, t0, t1, 0x96)
-%line 426+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 610+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm1, zmm0, 150
 ; t1 = shuffle128(r0, r0, 0xb1)
-%line 427+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 611+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm6, zmm6, 177
 ; 8x t0 = r0 >> 2
-%line 428+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 612+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm6, 2
 ; mk = mem512[M2]
-%line 429+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 613+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M2]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 430+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 614+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 431+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 615+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 177
 ; 8x t0 = t0 << 2
-%line 432+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 616+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 2
 ; r0 = ternlog(r0, t0, t1, 0x96)
-%line 433+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 617+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm1, zmm0, 150
 ; t1 = shuffle128(r1, r1, 0xb1)
-%line 434+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 618+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm4, zmm4, 177
 ; 8x t0 = r1 >> 2
-%line 435+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 619+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm4, 2
 ; mk = mem512[M2]
-%line 436+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 620+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M2]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 437+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 621+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 438+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 622+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 177
 ; 8x t0 = t0 << 2
-%line 439+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 623+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 2
 ; r1 = ternlog(r1, t0, t1, 0x96)
-%line 440+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 624+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 150
 ; t1 = shuffle128(r2, r2, 0xb1)
-%line 441+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 625+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm5, zmm5, 177
 ; 8x t0 = r2 >> 2
-%line 442+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 626+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm5, 2
 ; mk = mem512[M2]
-%line 443+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 627+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M2]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 444+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 628+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 445+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 629+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 177
 ; 8x t0 = t0 << 2
-%line 446+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 630+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 2
 ; r2 = ternlog(r2, t0, t1, 0x96)
-%line 447+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 631+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 150
 ; t1 = shuffle128(r3, r3, 0xb1)
-%line 448+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 632+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm3, zmm3, 177
 ; 8x t0 = r3 >> 2
-%line 449+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 633+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm3, 2
 ; mk = mem512[M2]
-%line 450+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 634+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M2]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 451+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 635+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 452+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 636+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 177
 ; 8x t0 = t0 << 2
-%line 453+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 637+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 2
 ; r3 = ternlog(r3, t0, t1, 0x96)
-%line 454+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 638+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 150
 ; t1 = shuffle128(r4, r4, 0xb1)
-%line 455+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 639+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm9, zmm9, 177
 ; 8x t0 = r4 >> 2
-%line 456+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 640+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm9, 2
 ; mk = mem512[M2]
-%line 457+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 641+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M2]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 458+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 642+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 459+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 643+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 177
 ; 8x t0 = t0 << 2
-%line 460+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 644+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 2
 ; r4 = ternlog(r4, t0, t1, 0x96)
-%line 461+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 645+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm9, zmm1, zmm0, 150
 ; t1 = shuffle128(r5, r5, 0xb1)
-%line 462+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 646+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm8, zmm8, 177
 ; 8x t0 = r5 >> 2
-%line 463+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 647+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm8, 2
 ; mk = mem512[M2]
-%line 464+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 648+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M2]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 465+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 649+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 466+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 650+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 177
 ; 8x t0 = t0 << 2
-%line 467+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 651+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 2
 ; r5 = ternlog(r5, t0, t1, 0x96)
-%line 468+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 652+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm8, zmm1, zmm0, 150
 ; t1 = shuffle128(r6, r6, 0xb1)
-%line 469+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 653+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm10, zmm10, 177
 ; 8x t0 = r6 >> 2
-%line 470+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 654+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm10, 2
 ; mk = mem512[M2]
-%line 471+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 655+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M2]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 472+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 656+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 473+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 657+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 177
 ; 8x t0 = t0 << 2
-%line 474+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 658+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 2
 ; r6 = ternlog(r6, t0, t1, 0x96)
-%line 475+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 659+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm10, zmm1, zmm0, 150
 ; t1 = shuffle128(r7, r7, 0xb1)
-%line 476+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 660+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm7, zmm7, 177
 ; 8x t0 = r7 >> 2
-%line 477+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 661+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm7, 2
 ; mk = mem512[M2]
-%line 478+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 662+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M2]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 479+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 663+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 480+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 664+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 177
 ; 8x t0 = t0 << 2
-%line 481+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 665+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 2
 ; r7 = ternlog(r7, t0, t1, 0x96)
-%line 482+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 666+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm1, zmm0, 150
 ; t1 = shuffle32(r0, 0x4e)
-%line 483+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 667+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm6, 78
 ; 8x t0 = r0 >> 1
-%line 484+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 668+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm6, 1
 ; mk = mem512[M1]
-%line 485+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 669+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M1]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 486+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 670+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle32(t0, 0x4e)
-%line 487+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 671+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm1, 78
 ; 8x t0 = t0 << 1
-%line 488+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 672+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 1
 ; r0 = ternlog(r0, t0, t1, 0x96)
-%line 489+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 673+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm1, zmm0, 150
 ; t1 = shuffle32(r1, 0x4e)
-%line 490+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 674+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm4, 78
 ; 8x t0 = r1 >> 1
-%line 491+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 675+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm4, 1
 ; mk = mem512[M1]
-%line 492+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 676+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M1]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 493+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 677+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle32(t0, 0x4e)
-%line 494+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 678+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm1, 78
 ; 8x t0 = t0 << 1
-%line 495+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 679+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 1
 ; r1 = ternlog(r1, t0, t1, 0x96)
-%line 496+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 680+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 150
 ; t1 = shuffle32(r2, 0x4e)
-%line 497+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 681+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm5, 78
 ; 8x t0 = r2 >> 1
-%line 498+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 682+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm5, 1
 ; mk = mem512[M1]
-%line 499+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 683+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M1]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 500+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 684+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle32(t0, 0x4e)
-%line 501+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 685+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm1, 78
 ; 8x t0 = t0 << 1
-%line 502+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 686+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 1
 ; r2 = ternlog(r2, t0, t1, 0x96)
-%line 503+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 687+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 150
 ; t1 = shuffle32(r3, 0x4e)
-%line 504+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 688+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm3, 78
 ; 8x t0 = r3 >> 1
-%line 505+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 689+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm3, 1
 ; mk = mem512[M1]
-%line 506+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 690+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M1]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 507+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 691+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle32(t0, 0x4e)
-%line 508+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 692+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm1, 78
 ; 8x t0 = t0 << 1
-%line 509+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 693+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 1
 ; r3 = ternlog(r3, t0, t1, 0x96)
-%line 510+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 694+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 150
 ; t1 = shuffle32(r4, 0x4e)
-%line 511+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 695+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm9, 78
 ; 8x t0 = r4 >> 1
-%line 512+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 696+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm9, 1
 ; mk = mem512[M1]
-%line 513+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 697+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M1]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 514+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 698+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle32(t0, 0x4e)
-%line 515+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 699+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm1, 78
 ; 8x t0 = t0 << 1
-%line 516+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 700+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 1
 ; r4 = ternlog(r4, t0, t1, 0x96)
-%line 517+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 701+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm9, zmm1, zmm0, 150
 ; t1 = shuffle32(r5, 0x4e)
-%line 518+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 702+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm8, 78
 ; 8x t0 = r5 >> 1
-%line 519+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 703+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm8, 1
 ; mk = mem512[M1]
-%line 520+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 704+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M1]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 521+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 705+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle32(t0, 0x4e)
-%line 522+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 706+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm1, 78
 ; 8x t0 = t0 << 1
-%line 523+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 707+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 1
 ; r5 = ternlog(r5, t0, t1, 0x96)
-%line 524+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 708+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm8, zmm1, zmm0, 150
 ; t1 = shuffle32(r6, 0x4e)
-%line 525+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 709+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm10, 78
 ; 8x t0 = r6 >> 1
-%line 526+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 710+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm10, 1
 ; mk = mem512[M1]
-%line 527+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 711+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M1]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 528+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 712+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle32(t0, 0x4e)
-%line 529+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 713+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm1, 78
 ; 8x t0 = t0 << 1
-%line 530+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 714+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 1
 ; r6 = ternlog(r6, t0, t1, 0x96)
-%line 531+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 715+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm10, zmm1, zmm0, 150
 ; t1 = shuffle32(r7, 0x4e)
-%line 532+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 716+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm7, 78
 ; 8x t0 = r7 >> 1
-%line 533+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 717+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm7, 1
 ; mk = mem512[M1]
-%line 534+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 718+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M1]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 535+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 719+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle32(t0, 0x4e)
-%line 536+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 720+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm1, 78
 ; 8x t0 = t0 << 1
-%line 537+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 721+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 1
 ; r7 = ternlog(r7, t0, t1, 0x96)
-%line 538+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 722+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm1, zmm0, 150
 ; mem512[out + 0] = r0
-%line 539+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 723+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r8], zmm6
 ; mem512[out + 64] = r1
-%line 540+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 724+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 64], zmm4
 ; mem512[out + 128] = r2
-%line 541+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 725+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 128], zmm5
 ; mem512[out + 192] = r3
-%line 542+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 726+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 192], zmm3
 ; mem512[out + 256] = r4
-%line 543+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 727+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 256], zmm9
 ; mem512[out + 320] = r5
-%line 544+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 728+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 320], zmm8
 ; mem512[out + 384] = r6
-%line 545+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 729+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 384], zmm10
 ; mem512[out + 448] = r7
-%line 546+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 730+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 448], zmm7
 ; bt = &BITS
-%line 547+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 731+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	lea r10, [rsp + 512]
 ; x = mem16[bt + 0]
-%line 548+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 732+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10]
 ; v = mem16[e + 0]
-%line 549+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx]
-; x = x ^ v
-%line 550+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 0] = x
-%line 551+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi], r8w
-; x = mem16[bt + 8]
-%line 552+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 8]
-; v = mem16[e + 2]
-%line 553+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 2]
-; x = x ^ v
-%line 554+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 2] = x
-%line 555+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 2], r8w
-; x = mem16[bt + 16]
-%line 556+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 16]
-; v = mem16[e + 4]
-%line 557+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 4]
-; x = x ^ v
-%line 558+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 4] = x
-%line 559+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 4], r8w
-; x = mem16[bt + 24]
-%line 560+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 24]
-; v = mem16[e + 6]
-%line 561+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 6]
-; x = x ^ v
-%line 562+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 6] = x
-%line 563+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 6], r8w
-; x = mem16[bt + 32]
-%line 564+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 32]
-; v = mem16[e + 8]
-%line 565+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 8]
-; x = x ^ v
-%line 566+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 8] = x
-%line 567+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 8], r8w
-; x = mem16[bt + 40]
-%line 568+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 40]
-; v = mem16[e + 10]
-%line 569+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 10]
-; x = x ^ v
-%line 570+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 10] = x
-%line 571+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 10], r8w
-; x = mem16[bt + 48]
-%line 572+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 48]
-; v = mem16[e + 12]
-%line 573+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 12]
-; x = x ^ v
-%line 574+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 12] = x
-%line 575+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 12], r8w
-; x = mem16[bt + 56]
-%line 576+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 56]
-; v = mem16[e + 14]
-%line 577+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 14]
-; x = x ^ v
-%line 578+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 14] = x
-%line 579+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 14], r8w
-; x = mem16[bt + 64]
-%line 580+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 64]
-; v = mem16[e + 16]
-%line 581+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 16]
-; x = x ^ v
-%line 582+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 16] = x
-%line 583+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 16], r8w
-; x = mem16[bt + 72]
-%line 584+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 72]
-; v = mem16[e + 18]
-%line 585+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 18]
-; x = x ^ v
-%line 586+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 18] = x
-%line 587+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 18], r8w
-; x = mem16[bt + 80]
-%line 588+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 80]
-; v = mem16[e + 20]
-%line 589+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 20]
-; x = x ^ v
-%line 590+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 20] = x
-%line 591+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 20], r8w
-; x = mem16[bt + 88]
-%line 592+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 88]
-; v = mem16[e + 22]
-%line 593+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 22]
-; x = x ^ v
-%line 594+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 22] = x
-%line 595+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 22], r8w
-; x = mem16[bt + 96]
-%line 596+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 96]
-; v = mem16[e + 24]
-%line 597+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 24]
-; x = x ^ v
-%line 598+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 24] = x
-%line 599+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 24], r8w
-; x = mem16[bt + 104]
-%line 600+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 104]
-; v = mem16[e + 26]
-%line 601+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 26]
-; x = x ^ v
-%line 602+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 26] = x
-%line 603+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 26], r8w
-; x = mem16[bt + 112]
-%line 604+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 112]
-; v = mem16[e + 28]
-%line 605+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 28]
-; x = x ^ v
-%line 606+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 28] = x
-%line 607+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 28], r8w
-; x = mem16[bt + 120]
-%line 608+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 120]
-; v = mem16[e + 30]
-%line 609+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 30]
-; x = x ^ v
-%line 610+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 30] = x
-%line 611+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 30], r8w
-; x = mem16[bt + 128]
-%line 612+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 128]
-; v = mem16[e + 32]
-%line 613+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 32]
-; x = x ^ v
-%line 614+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 32] = x
-%line 615+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 32], r8w
-; x = mem16[bt + 136]
-%line 616+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 136]
-; v = mem16[e + 34]
-%line 617+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 34]
-; x = x ^ v
-%line 618+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 34] = x
-%line 619+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 34], r8w
-; x = mem16[bt + 144]
-%line 620+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 144]
-; v = mem16[e + 36]
-%line 621+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 36]
-; x = x ^ v
-%line 622+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 36] = x
-%line 623+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 36], r8w
-; x = mem16[bt + 152]
-%line 624+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 152]
-; v = mem16[e + 38]
-%line 625+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 38]
-; x = x ^ v
-%line 626+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 38] = x
-%line 627+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 38], r8w
-; x = mem16[bt + 160]
-%line 628+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 160]
-; v = mem16[e + 40]
-%line 629+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 40]
-; x = x ^ v
-%line 630+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 40] = x
-%line 631+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 40], r8w
-; x = mem16[bt + 168]
-%line 632+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 168]
-; v = mem16[e + 42]
-%line 633+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 42]
-; x = x ^ v
-%line 634+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 42] = x
-%line 635+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 42], r8w
-; x = mem16[bt + 176]
-%line 636+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 176]
-; v = mem16[e + 44]
-%line 637+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 44]
-; x = x ^ v
-%line 638+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 44] = x
-%line 639+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 44], r8w
-; x = mem16[bt + 184]
-%line 640+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 184]
-; v = mem16[e + 46]
-%line 641+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 46]
-; x = x ^ v
-%line 642+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 46] = x
-%line 643+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 46], r8w
-; x = mem16[bt + 192]
-%line 644+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 192]
-; v = mem16[e + 48]
-%line 645+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 48]
-; x = x ^ v
-%line 646+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 48] = x
-%line 647+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 48], r8w
-; x = mem16[bt + 200]
-%line 648+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 200]
-; v = mem16[e + 50]
-%line 649+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 50]
-; x = x ^ v
-%line 650+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 50] = x
-%line 651+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 50], r8w
-; x = mem16[bt + 208]
-%line 652+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 208]
-; v = mem16[e + 52]
-%line 653+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 52]
-; x = x ^ v
-%line 654+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 52] = x
-%line 655+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 52], r8w
-; x = mem16[bt + 216]
-%line 656+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 216]
-; v = mem16[e + 54]
-%line 657+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 54]
-; x = x ^ v
-%line 658+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 54] = x
-%line 659+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 54], r8w
-; x = mem16[bt + 224]
-%line 660+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 224]
-; v = mem16[e + 56]
-%line 661+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 56]
-; x = x ^ v
-%line 662+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 56] = x
-%line 663+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 56], r8w
-; x = mem16[bt + 232]
-%line 664+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 232]
-; v = mem16[e + 58]
-%line 665+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 58]
-; x = x ^ v
-%line 666+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 58] = x
-%line 667+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 58], r8w
-; x = mem16[bt + 240]
-%line 668+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 240]
-; v = mem16[e + 60]
-%line 669+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 60]
-; x = x ^ v
-%line 670+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 60] = x
-%line 671+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 60], r8w
-; x = mem16[bt + 248]
-%line 672+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 248]
-; v = mem16[e + 62]
-%line 673+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 62]
-; x = x ^ v
-%line 674+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 62] = x
-%line 675+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 62], r8w
-; x = mem16[bt + 256]
-%line 676+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 256]
-; v = mem16[e + 64]
-%line 677+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 64]
-; x = x ^ v
-%line 678+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 64] = x
-%line 679+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 64], r8w
-; x = mem16[bt + 264]
-%line 680+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 264]
-; v = mem16[e + 66]
-%line 681+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 66]
-; x = x ^ v
-%line 682+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 66] = x
-%line 683+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 66], r8w
-; x = mem16[bt + 272]
-%line 684+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 272]
-; v = mem16[e + 68]
-%line 685+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 68]
-; x = x ^ v
-%line 686+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 68] = x
-%line 687+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 68], r8w
-; x = mem16[bt + 280]
-%line 688+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 280]
-; v = mem16[e + 70]
-%line 689+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 70]
-; x = x ^ v
-%line 690+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 70] = x
-%line 691+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 70], r8w
-; x = mem16[bt + 288]
-%line 692+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 288]
-; v = mem16[e + 72]
-%line 693+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 72]
-; x = x ^ v
-%line 694+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 72] = x
-%line 695+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 72], r8w
-; x = mem16[bt + 296]
-%line 696+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 296]
-; v = mem16[e + 74]
-%line 697+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 74]
-; x = x ^ v
-%line 698+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 74] = x
-%line 699+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 74], r8w
-; x = mem16[bt + 304]
-%line 700+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 304]
-; v = mem16[e + 76]
-%line 701+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 76]
-; x = x ^ v
-%line 702+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 76] = x
-%line 703+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 76], r8w
-; x = mem16[bt + 312]
-%line 704+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 312]
-; v = mem16[e + 78]
-%line 705+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 78]
-; x = x ^ v
-%line 706+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 78] = x
-%line 707+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 78], r8w
-; x = mem16[bt + 320]
-%line 708+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 320]
-; v = mem16[e + 80]
-%line 709+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 80]
-; x = x ^ v
-%line 710+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 80] = x
-%line 711+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 80], r8w
-; x = mem16[bt + 328]
-%line 712+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 328]
-; v = mem16[e + 82]
-%line 713+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 82]
-; x = x ^ v
-%line 714+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 82] = x
-%line 715+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 82], r8w
-; x = mem16[bt + 336]
-%line 716+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 336]
-; v = mem16[e + 84]
-%line 717+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 84]
-; x = x ^ v
-%line 718+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 84] = x
-%line 719+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 84], r8w
-; x = mem16[bt + 344]
-%line 720+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 344]
-; v = mem16[e + 86]
-%line 721+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 86]
-; x = x ^ v
-%line 722+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 86] = x
-%line 723+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 86], r8w
-; x = mem16[bt + 352]
-%line 724+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 352]
-; v = mem16[e + 88]
-%line 725+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 88]
-; x = x ^ v
-%line 726+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 88] = x
-%line 727+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 88], r8w
-; x = mem16[bt + 360]
-%line 728+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 360]
-; v = mem16[e + 90]
-%line 729+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 90]
-; x = x ^ v
-%line 730+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r8, r9
-; mem16[s + 90] = x
-%line 731+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 90], r8w
-; x = mem16[bt + 368]
-%line 732+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 368]
-; v = mem16[e + 92]
 %line 733+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 92]
+	movzx r9d, word [rdx]
 ; x = x ^ v
 %line 734+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
-; mem16[s + 92] = x
+; mem16[s + 0] = x
 %line 735+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi + 92], r8w
-; x = mem16[bt + 376]
+	mov word [rdi], r8w
+; x = mem16[bt + 8]
 %line 736+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [r10 + 376]
-; v = mem16[e + 94]
+	movzx r8d, word [r10 + 8]
+; v = mem16[e + 2]
 %line 737+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [rdx + 94]
+	movzx r9d, word [rdx + 2]
 ; x = x ^ v
 %line 738+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
-; mem16[s + 94] = x
+; mem16[s + 2] = x
 %line 739+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 2], r8w
+; x = mem16[bt + 16]
+%line 740+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 16]
+; v = mem16[e + 4]
+%line 741+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 4]
+; x = x ^ v
+%line 742+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 4] = x
+%line 743+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 4], r8w
+; x = mem16[bt + 24]
+%line 744+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 24]
+; v = mem16[e + 6]
+%line 745+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 6]
+; x = x ^ v
+%line 746+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 6] = x
+%line 747+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 6], r8w
+; x = mem16[bt + 32]
+%line 748+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 32]
+; v = mem16[e + 8]
+%line 749+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 8]
+; x = x ^ v
+%line 750+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 8] = x
+%line 751+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 8], r8w
+; x = mem16[bt + 40]
+%line 752+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 40]
+; v = mem16[e + 10]
+%line 753+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 10]
+; x = x ^ v
+%line 754+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 10] = x
+%line 755+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 10], r8w
+; x = mem16[bt + 48]
+%line 756+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 48]
+; v = mem16[e + 12]
+%line 757+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 12]
+; x = x ^ v
+%line 758+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 12] = x
+%line 759+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 12], r8w
+; x = mem16[bt + 56]
+%line 760+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 56]
+; v = mem16[e + 14]
+%line 761+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 14]
+; x = x ^ v
+%line 762+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 14] = x
+%line 763+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 14], r8w
+; x = mem16[bt + 64]
+%line 764+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 64]
+; v = mem16[e + 16]
+%line 765+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 16]
+; x = x ^ v
+%line 766+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 16] = x
+%line 767+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 16], r8w
+; x = mem16[bt + 72]
+%line 768+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 72]
+; v = mem16[e + 18]
+%line 769+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 18]
+; x = x ^ v
+%line 770+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 18] = x
+%line 771+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 18], r8w
+; x = mem16[bt + 80]
+%line 772+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 80]
+; v = mem16[e + 20]
+%line 773+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 20]
+; x = x ^ v
+%line 774+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 20] = x
+%line 775+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 20], r8w
+; x = mem16[bt + 88]
+%line 776+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 88]
+; v = mem16[e + 22]
+%line 777+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 22]
+; x = x ^ v
+%line 778+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 22] = x
+%line 779+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 22], r8w
+; x = mem16[bt + 96]
+%line 780+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 96]
+; v = mem16[e + 24]
+%line 781+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 24]
+; x = x ^ v
+%line 782+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 24] = x
+%line 783+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 24], r8w
+; x = mem16[bt + 104]
+%line 784+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 104]
+; v = mem16[e + 26]
+%line 785+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 26]
+; x = x ^ v
+%line 786+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 26] = x
+%line 787+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 26], r8w
+; x = mem16[bt + 112]
+%line 788+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 112]
+; v = mem16[e + 28]
+%line 789+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 28]
+; x = x ^ v
+%line 790+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 28] = x
+%line 791+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 28], r8w
+; x = mem16[bt + 120]
+%line 792+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 120]
+; v = mem16[e + 30]
+%line 793+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 30]
+; x = x ^ v
+%line 794+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 30] = x
+%line 795+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 30], r8w
+; x = mem16[bt + 128]
+%line 796+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 128]
+; v = mem16[e + 32]
+%line 797+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 32]
+; x = x ^ v
+%line 798+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 32] = x
+%line 799+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 32], r8w
+; x = mem16[bt + 136]
+%line 800+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 136]
+; v = mem16[e + 34]
+%line 801+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 34]
+; x = x ^ v
+%line 802+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 34] = x
+%line 803+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 34], r8w
+; x = mem16[bt + 144]
+%line 804+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 144]
+; v = mem16[e + 36]
+%line 805+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 36]
+; x = x ^ v
+%line 806+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 36] = x
+%line 807+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 36], r8w
+; x = mem16[bt + 152]
+%line 808+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 152]
+; v = mem16[e + 38]
+%line 809+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 38]
+; x = x ^ v
+%line 810+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 38] = x
+%line 811+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 38], r8w
+; x = mem16[bt + 160]
+%line 812+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 160]
+; v = mem16[e + 40]
+%line 813+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 40]
+; x = x ^ v
+%line 814+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 40] = x
+%line 815+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 40], r8w
+; x = mem16[bt + 168]
+%line 816+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 168]
+; v = mem16[e + 42]
+%line 817+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 42]
+; x = x ^ v
+%line 818+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 42] = x
+%line 819+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 42], r8w
+; x = mem16[bt + 176]
+%line 820+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 176]
+; v = mem16[e + 44]
+%line 821+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 44]
+; x = x ^ v
+%line 822+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 44] = x
+%line 823+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 44], r8w
+; x = mem16[bt + 184]
+%line 824+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 184]
+; v = mem16[e + 46]
+%line 825+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 46]
+; x = x ^ v
+%line 826+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 46] = x
+%line 827+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 46], r8w
+; x = mem16[bt + 192]
+%line 828+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 192]
+; v = mem16[e + 48]
+%line 829+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 48]
+; x = x ^ v
+%line 830+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 48] = x
+%line 831+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 48], r8w
+; x = mem16[bt + 200]
+%line 832+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 200]
+; v = mem16[e + 50]
+%line 833+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 50]
+; x = x ^ v
+%line 834+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 50] = x
+%line 835+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 50], r8w
+; x = mem16[bt + 208]
+%line 836+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 208]
+; v = mem16[e + 52]
+%line 837+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 52]
+; x = x ^ v
+%line 838+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 52] = x
+%line 839+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 52], r8w
+; x = mem16[bt + 216]
+%line 840+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 216]
+; v = mem16[e + 54]
+%line 841+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 54]
+; x = x ^ v
+%line 842+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 54] = x
+%line 843+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 54], r8w
+; x = mem16[bt + 224]
+%line 844+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 224]
+; v = mem16[e + 56]
+%line 845+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 56]
+; x = x ^ v
+%line 846+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 56] = x
+%line 847+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 56], r8w
+; x = mem16[bt + 232]
+%line 848+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 232]
+; v = mem16[e + 58]
+%line 849+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 58]
+; x = x ^ v
+%line 850+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 58] = x
+%line 851+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 58], r8w
+; x = mem16[bt + 240]
+%line 852+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 240]
+; v = mem16[e + 60]
+%line 853+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 60]
+; x = x ^ v
+%line 854+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 60] = x
+%line 855+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 60], r8w
+; x = mem16[bt + 248]
+%line 856+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 248]
+; v = mem16[e + 62]
+%line 857+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 62]
+; x = x ^ v
+%line 858+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 62] = x
+%line 859+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 62], r8w
+; x = mem16[bt + 256]
+%line 860+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 256]
+; v = mem16[e + 64]
+%line 861+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 64]
+; x = x ^ v
+%line 862+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 64] = x
+%line 863+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 64], r8w
+; x = mem16[bt + 264]
+%line 864+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 264]
+; v = mem16[e + 66]
+%line 865+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 66]
+; x = x ^ v
+%line 866+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 66] = x
+%line 867+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 66], r8w
+; x = mem16[bt + 272]
+%line 868+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 272]
+; v = mem16[e + 68]
+%line 869+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 68]
+; x = x ^ v
+%line 870+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 68] = x
+%line 871+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 68], r8w
+; x = mem16[bt + 280]
+%line 872+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 280]
+; v = mem16[e + 70]
+%line 873+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 70]
+; x = x ^ v
+%line 874+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 70] = x
+%line 875+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 70], r8w
+; x = mem16[bt + 288]
+%line 876+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 288]
+; v = mem16[e + 72]
+%line 877+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 72]
+; x = x ^ v
+%line 878+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 72] = x
+%line 879+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 72], r8w
+; x = mem16[bt + 296]
+%line 880+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 296]
+; v = mem16[e + 74]
+%line 881+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 74]
+; x = x ^ v
+%line 882+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 74] = x
+%line 883+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 74], r8w
+; x = mem16[bt + 304]
+%line 884+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 304]
+; v = mem16[e + 76]
+%line 885+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 76]
+; x = x ^ v
+%line 886+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 76] = x
+%line 887+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 76], r8w
+; x = mem16[bt + 312]
+%line 888+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 312]
+; v = mem16[e + 78]
+%line 889+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 78]
+; x = x ^ v
+%line 890+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 78] = x
+%line 891+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 78], r8w
+; x = mem16[bt + 320]
+%line 892+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 320]
+; v = mem16[e + 80]
+%line 893+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 80]
+; x = x ^ v
+%line 894+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 80] = x
+%line 895+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 80], r8w
+; x = mem16[bt + 328]
+%line 896+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 328]
+; v = mem16[e + 82]
+%line 897+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 82]
+; x = x ^ v
+%line 898+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 82] = x
+%line 899+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 82], r8w
+; x = mem16[bt + 336]
+%line 900+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 336]
+; v = mem16[e + 84]
+%line 901+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 84]
+; x = x ^ v
+%line 902+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 84] = x
+%line 903+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 84], r8w
+; x = mem16[bt + 344]
+%line 904+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 344]
+; v = mem16[e + 86]
+%line 905+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 86]
+; x = x ^ v
+%line 906+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 86] = x
+%line 907+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 86], r8w
+; x = mem16[bt + 352]
+%line 908+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 352]
+; v = mem16[e + 88]
+%line 909+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 88]
+; x = x ^ v
+%line 910+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 88] = x
+%line 911+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 88], r8w
+; x = mem16[bt + 360]
+%line 912+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 360]
+; v = mem16[e + 90]
+%line 913+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 90]
+; x = x ^ v
+%line 914+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 90] = x
+%line 915+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 90], r8w
+; x = mem16[bt + 368]
+%line 916+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 368]
+; v = mem16[e + 92]
+%line 917+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 92]
+; x = x ^ v
+%line 918+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 92] = x
+%line 919+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi + 92], r8w
+; x = mem16[bt + 376]
+%line 920+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10 + 376]
+; v = mem16[e + 94]
+%line 921+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx + 94]
+; x = x ^ v
+%line 922+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
+; mem16[s + 94] = x
+%line 923+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 94], r8w
 ; leave
-%line 740+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 924+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vzeroupper
 	mov rsp, [rsp + 1024]
 	pop rbx

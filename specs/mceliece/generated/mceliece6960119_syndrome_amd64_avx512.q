@@ -249,12 +249,10 @@ classes:
     v = o
     v >>= 12
     o |= v
-    o &= 255
     mem8[bt + 0] = o
     bt = bt + 1
     q = q + 346624
-    j = j - 1
-    =? j - 0
+    =? j -= 1
     goto long if !=
   goto next
   short:
@@ -387,12 +385,10 @@ classes:
     v = o
     v >>= 12
     o |= v
-    o &= 255
     mem8[bt + 0] = o
     bt = bt + 1
     q = q + 346624
-    j = j - 1
-    =? j - 0
+    =? j -= 1
     goto short if !=
   next:
   bt = bt + 5
@@ -544,7 +540,6 @@ o = movemask8(g)
 v = o
 v >>= 12
 o |= v
-o &= 255
 o = o & 255
 v = mem8[ep + 0]
 v = v & 255
@@ -629,7 +624,6 @@ o = movemask8(g)
 v = o
 v >>= 12
 o |= v
-o &= 255
 o = o & 7
 v = mem8[ep + 1]
 v = v & 7
