@@ -3,2947 +3,2857 @@ default rel
 %use smartalign
 alignmode p6, 32
 
-; requires: avx avx2 avx512f avx512vl
+; requires: avx2 avx512f avx512vl
 section .text
 global qhasm_kernel_mceliece6960119_syndrome_amd64_avx512_zen4_syndrome:function (qhasm_kernel_mceliece6960119_syndrome_amd64_avx512_zen4_syndrome.end - qhasm_kernel_mceliece6960119_syndrome_amd64_avx512_zen4_syndrome)
 align 32
 qhasm_kernel_mceliece6960119_syndrome_amd64_avx512_zen4_syndrome:
 	push rbx
+	push rbp
 	mov r11, rsp
 	sub rsp, 1408
 	and rsp, -64
 	mov [rsp + 1344], r11
 ; Z = 0
-%line 23+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 24+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm0
 ; eb = &EBZ
-%line 24+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 25+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	lea r10, [rsp + 0]
 ; mem512[eb + 0] = Z
-%line 25+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 26+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r10], zmm0
 ; mem512[eb + 64] = Z
-%line 26+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 27+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r10 + 64], zmm0
 ; mem512[eb + 128] = Z
-%line 27+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 28+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r10 + 128], zmm0
 ; mem512[eb + 192] = Z
-%line 28+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 29+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r10 + 192], zmm0
 ; mem512[eb + 256] = Z
-%line 29+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 30+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r10 + 256], zmm0
 ; mem512[eb + 320] = Z
-%line 30+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 31+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r10 + 320], zmm0
 ; mem512[eb + 384] = Z
-%line 31+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 32+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r10 + 384], zmm0
 ; mem512[eb + 448] = Z
-%line 32+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 33+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r10 + 448], zmm0
 ; mem512[eb + 512] = Z
-%line 33+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 34+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r10 + 512], zmm0
 ; mem512[eb + 576] = Z
-%line 34+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 35+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r10 + 576], zmm0
 ; mem512[eb + 640] = Z
-%line 35+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 36+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r10 + 640], zmm0
 ; mem512[eb + 704] = Z
-%line 36+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 37+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r10 + 704], zmm0
 ; mem512[eb + 768] = Z
-%line 37+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 38+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r10 + 768], zmm0
 ; bt = &BITS
-%line 38+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 39+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	lea r8, [rsp + 832]
 ; mem512[bt + 0] = Z
-%line 39+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 40+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r8], zmm0
 ; mem512[bt + 64] = Z
-%line 40+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 41+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 64], zmm0
 ; mem512[bt + 128] = Z
-%line 41+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 42+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 128], zmm0
 ; mem512[bt + 192] = Z
-%line 42+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 43+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 192], zmm0
 ; mem512[bt + 256] = Z
-%line 43+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 44+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 256], zmm0
 ; mem512[bt + 320] = Z
-%line 44+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 45+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 320], zmm0
 ; mem512[bt + 384] = Z
-%line 45+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 46+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 384], zmm0
 ; mem512[bt + 448] = Z
-%line 46+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 47+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 448], zmm0
 ; p = e + 193
-%line 47+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 48+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	lea r11, [rdx + 193]
 ; eb = eb + 64
-%line 48+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 49+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	add r10, 64
 ; i = 84
-%line 49+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 50+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, 84
 	mov rax, r8
 align 32
 .Lcopy:
 ; x = mem64[p + 0]
-%line 51+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 52+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, [r11]
 ; x = x >> 3
-%line 52+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 53+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 8]
-%line 53+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 54+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 8]
 ; y = y << 61
-%line 54+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 55+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 61
 ; x = x ^ y
-%line 55+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 56+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[eb + 0] = x
-%line 56+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 57+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [r10], r8
 ; p = p + 8
-%line 57+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 58+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	add r11, 8
 ; eb = eb + 8
-%line 58+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 59+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	add r10, 8
 ; i = i - 1
-%line 59+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 60+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	sub rax, 1
 ; =? i - 0
-%line 60+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 61+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	cmp rax, 0
 ; goto copy if !=
-%line 61+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 62+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	jne .Lcopy
 ; x = mem8[p + 0]
-%line 62+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 63+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11]
 ; x = x >> 3
-%line 63+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 64+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 1]
-%line 64+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 65+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 1]
 ; y = y << 5
-%line 65+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 66+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 66+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 67+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 0] = x
-%line 67+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 68+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10], r8b
 ; x = mem8[p + 1]
-%line 68+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 69+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 1]
 ; x = x >> 3
-%line 69+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 70+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 2]
-%line 70+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 71+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 2]
 ; y = y << 5
-%line 71+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 72+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 72+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 73+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 1] = x
-%line 73+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 74+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 1], r8b
 ; x = mem8[p + 2]
-%line 74+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 75+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 2]
 ; x = x >> 3
-%line 75+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 76+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 3]
-%line 76+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 77+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 3]
 ; y = y << 5
-%line 77+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 78+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 78+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 79+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 2] = x
-%line 79+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 80+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 2], r8b
 ; x = mem8[p + 3]
-%line 80+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 81+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 3]
 ; x = x >> 3
-%line 81+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 82+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 4]
-%line 82+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 83+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r9d, byte [r11 + 4]
 ; y = y << 5
-%line 83+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 84+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
 ; x = x ^ y
-%line 84+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 85+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem8[eb + 3] = x
-%line 85+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 86+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 3], r8b
 ; x = mem8[p + 4]
-%line 86+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 87+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	movzx r8d, byte [r11 + 4]
 ; x = x >> 3
-%line 87+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 88+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; mem8[eb + 4] = x
-%line 88+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 89+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r10 + 4], r8b
 ; rs = pk
-%line 89+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 90+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r10, rsi
 ; eb = &EBZ
-%line 90+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 91+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	lea r9, [rsp + 0]
 ; eb = eb + 64
-%line 91+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 92+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	add r9, 64
 ; bt = &BITS
-%line 92+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 93+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	lea rbx, [rsp + 832]
 ; i = 64
-%line 93+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 94+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r11, 64
 align 32
 .Lclasses:
 ; o = rs & 63
-%line 95+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 96+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov rcx, r10
 	and rcx, 63
 ; q = rs - o
-%line 96+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 97+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov rax, r10
 	sub rax, rcx
 ; ee = eb - o
-%line 97+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 98+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, r9
 	sub r8, rcx
 ; E0 = mem512[ee + 0]
-%line 98+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 99+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm9, [r8]
 ; E1 = mem512[ee + 64]
-%line 99+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 100+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm10, [r8 + 64]
 ; E2 = mem512[ee + 128]
-%line 100+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 101+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm11, [r8 + 128]
 ; E3 = mem512[ee + 192]
-%line 101+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 102+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm12, [r8 + 192]
 ; E4 = mem512[ee + 256]
-%line 102+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 103+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm13, [r8 + 256]
 ; E5 = mem512[ee + 320]
-%line 103+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 104+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm14, [r8 + 320]
 ; E6 = mem512[ee + 384]
-%line 104+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 105+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm15, [r8 + 384]
 ; E7 = mem512[ee + 448]
-%line 105+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 106+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm16, [r8 + 448]
 ; E8 = mem512[ee + 512]
-%line 106+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 107+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm17, [r8 + 512]
 ; E9 = mem512[ee + 576]
-%line 107+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 108+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm18, [r8 + 576]
 ; E10 = mem512[ee + 640]
-%line 108+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 109+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm19, [r8 + 640]
 ; E11 = mem512[ee + 704]
-%line 109+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 110+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm20, [r8 + 704]
 ; j = 3
-%line 110+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 111+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, 3
 ; unsigned<? o - 28
-%line 111+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 112+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	cmp rcx, 28
 ; goto short if unsigned<
-%line 112+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 113+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	jb .Lshort
 align 32
 .Llong:
 ; A0 = E0 & mem512[q + 0]
-%line 114+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 115+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm0, zmm9, [rax]
 ; A2 = E0 & mem512[q + 43328]
-%line 126+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 127+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm1, zmm9, [rax + 43328]
-; A1 = E0 & mem512[q + 86656]
-%line 138+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A4 = E0 & mem512[q + 86656]
+%line 139+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm2, zmm9, [rax + 86656]
-; A3 = E0 & mem512[q + 129984]
-%line 150+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A6 = E0 & mem512[q + 129984]
+%line 151+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm3, zmm9, [rax + 129984]
-; j = j - 1
-%line 261+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	sub r8, 1
-; A4 = E0 & mem512[q + 173312]
-%line 162+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A1 = E0 & mem512[q + 173312]
+%line 163+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm4, zmm9, [rax + 173312]
-; A6 = E0 & mem512[q + 216640]
-%line 174+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A3 = E0 & mem512[q + 216640]
+%line 175+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm5, zmm9, [rax + 216640]
 ; A5 = E0 & mem512[q + 259968]
-%line 186+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 187+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm6, zmm9, [rax + 259968]
 ; A7 = E0 & mem512[q + 303296]
-%line 198+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 199+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm7, zmm9, [rax + 303296]
 ; A0 = ternlog(A0, E1, mem512[q + 64], 0x78)
-%line 115+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 116+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm10, [rax + 64], 120
 ; A2 = ternlog(A2, E1, mem512[q + 43392], 0x78)
-%line 127+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 128+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm10, [rax + 43392], 120
-; A1 = ternlog(A1, E1, mem512[q + 86720], 0x78)
-%line 139+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A4 = ternlog(A4, E1, mem512[q + 86720], 0x78)
+%line 140+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm10, [rax + 86720], 120
-; A3 = ternlog(A3, E1, mem512[q + 130048], 0x78)
-%line 151+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A6 = ternlog(A6, E1, mem512[q + 130048], 0x78)
+%line 152+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm10, [rax + 130048], 120
-; A4 = ternlog(A4, E1, mem512[q + 173376], 0x78)
-%line 163+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A1 = ternlog(A1, E1, mem512[q + 173376], 0x78)
+%line 164+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm10, [rax + 173376], 120
-; A6 = ternlog(A6, E1, mem512[q + 216704], 0x78)
-%line 175+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A3 = ternlog(A3, E1, mem512[q + 216704], 0x78)
+%line 176+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm10, [rax + 216704], 120
 ; A5 = ternlog(A5, E1, mem512[q + 260032], 0x78)
-%line 187+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 188+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm10, [rax + 260032], 120
 ; A7 = ternlog(A7, E1, mem512[q + 303360], 0x78)
-%line 199+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 200+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm10, [rax + 303360], 120
 ; A0 = ternlog(A0, E2, mem512[q + 128], 0x78)
-%line 116+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 117+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm11, [rax + 128], 120
 ; A2 = ternlog(A2, E2, mem512[q + 43456], 0x78)
-%line 128+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 129+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm11, [rax + 43456], 120
-; A1 = ternlog(A1, E2, mem512[q + 86784], 0x78)
-%line 140+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A4 = ternlog(A4, E2, mem512[q + 86784], 0x78)
+%line 141+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm11, [rax + 86784], 120
-; A3 = ternlog(A3, E2, mem512[q + 130112], 0x78)
-%line 152+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A6 = ternlog(A6, E2, mem512[q + 130112], 0x78)
+%line 153+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm11, [rax + 130112], 120
-; A4 = ternlog(A4, E2, mem512[q + 173440], 0x78)
-%line 164+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A1 = ternlog(A1, E2, mem512[q + 173440], 0x78)
+%line 165+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm11, [rax + 173440], 120
-; A6 = ternlog(A6, E2, mem512[q + 216768], 0x78)
-%line 176+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A3 = ternlog(A3, E2, mem512[q + 216768], 0x78)
+%line 177+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm11, [rax + 216768], 120
 ; A5 = ternlog(A5, E2, mem512[q + 260096], 0x78)
-%line 188+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 189+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm11, [rax + 260096], 120
 ; A7 = ternlog(A7, E2, mem512[q + 303424], 0x78)
-%line 200+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 201+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm11, [rax + 303424], 120
 ; A0 = ternlog(A0, E3, mem512[q + 192], 0x78)
-%line 117+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 118+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm12, [rax + 192], 120
 ; A2 = ternlog(A2, E3, mem512[q + 43520], 0x78)
-%line 129+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 130+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm12, [rax + 43520], 120
-; A1 = ternlog(A1, E3, mem512[q + 86848], 0x78)
-%line 141+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A4 = ternlog(A4, E3, mem512[q + 86848], 0x78)
+%line 142+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm12, [rax + 86848], 120
-; A3 = ternlog(A3, E3, mem512[q + 130176], 0x78)
-%line 153+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A6 = ternlog(A6, E3, mem512[q + 130176], 0x78)
+%line 154+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm12, [rax + 130176], 120
-; A4 = ternlog(A4, E3, mem512[q + 173504], 0x78)
-%line 165+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A1 = ternlog(A1, E3, mem512[q + 173504], 0x78)
+%line 166+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm12, [rax + 173504], 120
-; A6 = ternlog(A6, E3, mem512[q + 216832], 0x78)
-%line 177+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A3 = ternlog(A3, E3, mem512[q + 216832], 0x78)
+%line 178+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm12, [rax + 216832], 120
 ; A5 = ternlog(A5, E3, mem512[q + 260160], 0x78)
-%line 189+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 190+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm12, [rax + 260160], 120
 ; A7 = ternlog(A7, E3, mem512[q + 303488], 0x78)
-%line 201+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 202+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm12, [rax + 303488], 120
 ; A0 = ternlog(A0, E4, mem512[q + 256], 0x78)
-%line 118+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 119+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm13, [rax + 256], 120
 ; A2 = ternlog(A2, E4, mem512[q + 43584], 0x78)
-%line 130+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 131+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm13, [rax + 43584], 120
-; A1 = ternlog(A1, E4, mem512[q + 86912], 0x78)
-%line 142+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A4 = ternlog(A4, E4, mem512[q + 86912], 0x78)
+%line 143+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm13, [rax + 86912], 120
-; A3 = ternlog(A3, E4, mem512[q + 130240], 0x78)
-%line 154+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A6 = ternlog(A6, E4, mem512[q + 130240], 0x78)
+%line 155+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm13, [rax + 130240], 120
-; A4 = ternlog(A4, E4, mem512[q + 173568], 0x78)
-%line 166+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A1 = ternlog(A1, E4, mem512[q + 173568], 0x78)
+%line 167+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm13, [rax + 173568], 120
-; A6 = ternlog(A6, E4, mem512[q + 216896], 0x78)
-%line 178+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A3 = ternlog(A3, E4, mem512[q + 216896], 0x78)
+%line 179+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm13, [rax + 216896], 120
 ; A5 = ternlog(A5, E4, mem512[q + 260224], 0x78)
-%line 190+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 191+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm13, [rax + 260224], 120
 ; A7 = ternlog(A7, E4, mem512[q + 303552], 0x78)
-%line 202+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 203+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm13, [rax + 303552], 120
 ; A0 = ternlog(A0, E5, mem512[q + 320], 0x78)
-%line 119+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 120+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm14, [rax + 320], 120
 ; A2 = ternlog(A2, E5, mem512[q + 43648], 0x78)
-%line 131+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 132+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm14, [rax + 43648], 120
-; A1 = ternlog(A1, E5, mem512[q + 86976], 0x78)
-%line 143+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A4 = ternlog(A4, E5, mem512[q + 86976], 0x78)
+%line 144+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm14, [rax + 86976], 120
-; A3 = ternlog(A3, E5, mem512[q + 130304], 0x78)
-%line 155+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A6 = ternlog(A6, E5, mem512[q + 130304], 0x78)
+%line 156+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm14, [rax + 130304], 120
-; A4 = ternlog(A4, E5, mem512[q + 173632], 0x78)
-%line 167+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A1 = ternlog(A1, E5, mem512[q + 173632], 0x78)
+%line 168+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm14, [rax + 173632], 120
-; A6 = ternlog(A6, E5, mem512[q + 216960], 0x78)
-%line 179+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A3 = ternlog(A3, E5, mem512[q + 216960], 0x78)
+%line 180+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm14, [rax + 216960], 120
 ; A5 = ternlog(A5, E5, mem512[q + 260288], 0x78)
-%line 191+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 192+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm14, [rax + 260288], 120
 ; A7 = ternlog(A7, E5, mem512[q + 303616], 0x78)
-%line 203+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 204+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm14, [rax + 303616], 120
 ; A0 = ternlog(A0, E6, mem512[q + 384], 0x78)
-%line 120+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 121+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm15, [rax + 384], 120
 ; A2 = ternlog(A2, E6, mem512[q + 43712], 0x78)
-%line 132+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 133+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm15, [rax + 43712], 120
-; A1 = ternlog(A1, E6, mem512[q + 87040], 0x78)
-%line 144+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A4 = ternlog(A4, E6, mem512[q + 87040], 0x78)
+%line 145+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm15, [rax + 87040], 120
-; A3 = ternlog(A3, E6, mem512[q + 130368], 0x78)
-%line 156+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A6 = ternlog(A6, E6, mem512[q + 130368], 0x78)
+%line 157+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm15, [rax + 130368], 120
-; A4 = ternlog(A4, E6, mem512[q + 173696], 0x78)
-%line 168+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A1 = ternlog(A1, E6, mem512[q + 173696], 0x78)
+%line 169+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm15, [rax + 173696], 120
-; A6 = ternlog(A6, E6, mem512[q + 217024], 0x78)
-%line 180+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A3 = ternlog(A3, E6, mem512[q + 217024], 0x78)
+%line 181+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm15, [rax + 217024], 120
 ; A5 = ternlog(A5, E6, mem512[q + 260352], 0x78)
-%line 192+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 193+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm15, [rax + 260352], 120
 ; A7 = ternlog(A7, E6, mem512[q + 303680], 0x78)
-%line 204+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 205+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm15, [rax + 303680], 120
 ; A0 = ternlog(A0, E7, mem512[q + 448], 0x78)
-%line 121+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 122+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm16, [rax + 448], 120
 ; A2 = ternlog(A2, E7, mem512[q + 43776], 0x78)
-%line 133+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 134+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm16, [rax + 43776], 120
-; A1 = ternlog(A1, E7, mem512[q + 87104], 0x78)
-%line 145+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A4 = ternlog(A4, E7, mem512[q + 87104], 0x78)
+%line 146+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm16, [rax + 87104], 120
-; A3 = ternlog(A3, E7, mem512[q + 130432], 0x78)
-%line 157+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A6 = ternlog(A6, E7, mem512[q + 130432], 0x78)
+%line 158+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm16, [rax + 130432], 120
-; A4 = ternlog(A4, E7, mem512[q + 173760], 0x78)
-%line 169+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A1 = ternlog(A1, E7, mem512[q + 173760], 0x78)
+%line 170+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm16, [rax + 173760], 120
-; A6 = ternlog(A6, E7, mem512[q + 217088], 0x78)
-%line 181+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A3 = ternlog(A3, E7, mem512[q + 217088], 0x78)
+%line 182+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm16, [rax + 217088], 120
 ; A5 = ternlog(A5, E7, mem512[q + 260416], 0x78)
-%line 193+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 194+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm16, [rax + 260416], 120
 ; A7 = ternlog(A7, E7, mem512[q + 303744], 0x78)
-%line 205+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 206+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm16, [rax + 303744], 120
 ; A0 = ternlog(A0, E8, mem512[q + 512], 0x78)
-%line 122+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 123+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm17, [rax + 512], 120
 ; A2 = ternlog(A2, E8, mem512[q + 43840], 0x78)
-%line 134+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 135+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm17, [rax + 43840], 120
-; A1 = ternlog(A1, E8, mem512[q + 87168], 0x78)
-%line 146+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A4 = ternlog(A4, E8, mem512[q + 87168], 0x78)
+%line 147+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm17, [rax + 87168], 120
-; A3 = ternlog(A3, E8, mem512[q + 130496], 0x78)
-%line 158+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A6 = ternlog(A6, E8, mem512[q + 130496], 0x78)
+%line 159+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm17, [rax + 130496], 120
-; A4 = ternlog(A4, E8, mem512[q + 173824], 0x78)
-%line 170+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A1 = ternlog(A1, E8, mem512[q + 173824], 0x78)
+%line 171+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm17, [rax + 173824], 120
-; A6 = ternlog(A6, E8, mem512[q + 217152], 0x78)
-%line 182+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A3 = ternlog(A3, E8, mem512[q + 217152], 0x78)
+%line 183+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm17, [rax + 217152], 120
 ; A5 = ternlog(A5, E8, mem512[q + 260480], 0x78)
-%line 194+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 195+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm17, [rax + 260480], 120
 ; A7 = ternlog(A7, E8, mem512[q + 303808], 0x78)
-%line 206+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 207+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm17, [rax + 303808], 120
 ; A0 = ternlog(A0, E9, mem512[q + 576], 0x78)
-%line 123+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 124+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm18, [rax + 576], 120
 ; A2 = ternlog(A2, E9, mem512[q + 43904], 0x78)
-%line 135+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 136+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm18, [rax + 43904], 120
-; A1 = ternlog(A1, E9, mem512[q + 87232], 0x78)
-%line 147+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A4 = ternlog(A4, E9, mem512[q + 87232], 0x78)
+%line 148+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm18, [rax + 87232], 120
-; A3 = ternlog(A3, E9, mem512[q + 130560], 0x78)
-%line 159+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A6 = ternlog(A6, E9, mem512[q + 130560], 0x78)
+%line 160+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm18, [rax + 130560], 120
-; A4 = ternlog(A4, E9, mem512[q + 173888], 0x78)
-%line 171+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A1 = ternlog(A1, E9, mem512[q + 173888], 0x78)
+%line 172+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm18, [rax + 173888], 120
-; A6 = ternlog(A6, E9, mem512[q + 217216], 0x78)
-%line 183+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A3 = ternlog(A3, E9, mem512[q + 217216], 0x78)
+%line 184+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm18, [rax + 217216], 120
 ; A5 = ternlog(A5, E9, mem512[q + 260544], 0x78)
-%line 195+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 196+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm18, [rax + 260544], 120
 ; A7 = ternlog(A7, E9, mem512[q + 303872], 0x78)
-%line 207+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 208+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm18, [rax + 303872], 120
 ; A0 = ternlog(A0, E10, mem512[q + 640], 0x78)
-%line 124+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 125+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm19, [rax + 640], 120
 ; A2 = ternlog(A2, E10, mem512[q + 43968], 0x78)
-%line 136+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 137+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm19, [rax + 43968], 120
-; A1 = ternlog(A1, E10, mem512[q + 87296], 0x78)
-%line 148+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A4 = ternlog(A4, E10, mem512[q + 87296], 0x78)
+%line 149+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm19, [rax + 87296], 120
-; A3 = ternlog(A3, E10, mem512[q + 130624], 0x78)
-%line 160+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A6 = ternlog(A6, E10, mem512[q + 130624], 0x78)
+%line 161+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm19, [rax + 130624], 120
-; A4 = ternlog(A4, E10, mem512[q + 173952], 0x78)
-%line 172+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A1 = ternlog(A1, E10, mem512[q + 173952], 0x78)
+%line 173+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm19, [rax + 173952], 120
-; A6 = ternlog(A6, E10, mem512[q + 217280], 0x78)
-%line 184+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A3 = ternlog(A3, E10, mem512[q + 217280], 0x78)
+%line 185+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm19, [rax + 217280], 120
 ; A5 = ternlog(A5, E10, mem512[q + 260608], 0x78)
-%line 196+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 197+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm19, [rax + 260608], 120
 ; A7 = ternlog(A7, E10, mem512[q + 303936], 0x78)
-%line 208+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 209+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm19, [rax + 303936], 120
 ; A0 = ternlog(A0, E11, mem512[q + 704], 0x78)
-%line 125+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 126+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm20, [rax + 704], 120
 ; A2 = ternlog(A2, E11, mem512[q + 44032], 0x78)
-%line 137+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 138+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm20, [rax + 44032], 120
-; A1 = ternlog(A1, E11, mem512[q + 87360], 0x78)
-%line 149+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A4 = ternlog(A4, E11, mem512[q + 87360], 0x78)
+%line 150+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm20, [rax + 87360], 120
-; A3 = ternlog(A3, E11, mem512[q + 130688], 0x78)
-%line 161+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A6 = ternlog(A6, E11, mem512[q + 130688], 0x78)
+%line 162+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm20, [rax + 130688], 120
-; A4 = ternlog(A4, E11, mem512[q + 174016], 0x78)
-%line 173+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A1 = ternlog(A1, E11, mem512[q + 174016], 0x78)
+%line 174+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm20, [rax + 174016], 120
-; A6 = ternlog(A6, E11, mem512[q + 217344], 0x78)
-%line 185+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A3 = ternlog(A3, E11, mem512[q + 217344], 0x78)
+%line 186+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm20, [rax + 217344], 120
 ; A5 = ternlog(A5, E11, mem512[q + 260672], 0x78)
-%line 197+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 198+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm20, [rax + 260672], 120
 ; A7 = ternlog(A7, E11, mem512[q + 304000], 0x78)
-%line 209+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 210+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm20, [rax + 304000], 120
 ; q = q + 346624
-%line 260+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 254+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	add rax, 346624
 ; T = shuffle128(A0, A1, 0x44)
-%line 210+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm8, zmm0, zmm2, 68
-; A0 = shuffle128(A0, A1, 0xee)
 %line 211+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm0, zmm0, zmm2, 238
-; T = shuffle128(A2, A3, 0x44)
-%line 213+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm2, zmm1, zmm3, 68
-; A2 = shuffle128(A2, A3, 0xee)
-%line 214+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm1, zmm1, zmm3, 238
-; A0 = A0 ^ T
+	vshufi32x4 zmm8, zmm0, zmm4, 68
+; A0 = shuffle128(A0, A1, 0xee)
 %line 212+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm0, zmm4, 238
+; T = shuffle128(A2, A3, 0x44)
+%line 214+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm1, zmm5, 68
+; A2 = shuffle128(A2, A3, 0xee)
+%line 215+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm1, zmm1, zmm5, 238
+; A0 = A0 ^ T
+%line 213+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm8
 ; T = shuffle128(A4, A5, 0x44)
-%line 216+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm3, zmm4, zmm6, 68
-; A4 = shuffle128(A4, A5, 0xee)
 %line 217+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm4, zmm4, zmm6, 238
-; A2 = A2 ^ T
-%line 215+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm1, zmm1, zmm2
-; T = shuffle128(A6, A7, 0x44)
-%line 219+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm2, zmm5, zmm7, 68
-; A6 = shuffle128(A6, A7, 0xee)
-%line 220+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm5, zmm5, zmm7, 238
-; A4 = A4 ^ T
+	vshufi32x4 zmm5, zmm2, zmm6, 68
+; A4 = shuffle128(A4, A5, 0xee)
 %line 218+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm4, zmm4, zmm3
+	vshufi32x4 zmm2, zmm2, zmm6, 238
+; A2 = A2 ^ T
+%line 216+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm1, zmm1, zmm4
+; T = shuffle128(A6, A7, 0x44)
+%line 220+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm3, zmm7, 68
+; A6 = shuffle128(A6, A7, 0xee)
+%line 221+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm3, zmm3, zmm7, 238
+; A4 = A4 ^ T
+%line 219+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm2, zmm2, zmm5
 ; T = shuffle128(A0, A2, 0x88)
-%line 222+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm3, zmm0, zmm1, 136
-; A0 = shuffle128(A0, A2, 0xdd)
 %line 223+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm5, zmm0, zmm1, 136
+; A0 = shuffle128(A0, A2, 0xdd)
+%line 224+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm0, zmm1, 221
 ; A6 = A6 ^ T
-%line 221+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm5, zmm5, zmm2
+%line 222+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm3, zmm3, zmm4
 ; T = shuffle128(A4, A6, 0x88)
-%line 225+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm1, zmm4, zmm5, 136
-; A4 = shuffle128(A4, A6, 0xdd)
 %line 226+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm4, zmm4, zmm5, 221
-; A0 = A0 ^ T
-%line 224+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm0, zmm0, zmm3
-; A4 = A4 ^ T
+	vshufi32x4 zmm1, zmm2, zmm3, 136
+; A4 = shuffle128(A4, A6, 0xdd)
 %line 227+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm4, zmm4, zmm1
-; T = unpacklo64(A0, A4)
-%line 228+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpunpcklqdq zmm1, zmm0, zmm4
-; A0 = unpackhi64(A0, A4)
-%line 229+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpunpckhqdq zmm0, zmm0, zmm4
+	vshufi32x4 zmm2, zmm2, zmm3, 221
 ; A0 = A0 ^ T
+%line 225+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm5
+; A4 = A4 ^ T
+%line 228+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm2, zmm2, zmm1
+; T = unpacklo64(A0, A4)
+%line 229+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpunpcklqdq zmm1, zmm0, zmm2
+; A0 = unpackhi64(A0, A4)
 %line 230+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpunpckhqdq zmm0, zmm0, zmm2
+; A0 = A0 ^ T
+%line 231+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm1
 ; T = shuffle32(A0, 0xb1)
-%line 231+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 232+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd zmm1, zmm0, 177
 ; A0 = A0 ^ T
-%line 232+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 233+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm1, zmm0, zmm1
 ; g = extract256(A0, 0)
-%line 233+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 234+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vextracti64x4 ymm0, zmm1, 0
 ; h = extract256(A0, 1)
-%line 234+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 235+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vextracti64x4 ymm1, zmm1, 1
 ; g = blend32(g, h, 0xaa)
-%line 235+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 236+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpblendd ymm1, ymm0, ymm1, 170
 ; 8x t = g << 16
-%line 236+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 237+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpslld ymm0, ymm1, 16
 ; g = g ^ t
-%line 237+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 238+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; 8x t = g << 8
-%line 238+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 239+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpslld ymm0, ymm1, 8
 ; g = g ^ t
-%line 239+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 240+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; 8x t = g << 4
-%line 240+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 241+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpslld ymm0, ymm1, 4
 ; g = g ^ t
-%line 241+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 242+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; 8x t = g << 2
-%line 242+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 243+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpslld ymm0, ymm1, 2
 ; g = g ^ t
-%line 243+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 244+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; 8x t = g << 1
-%line 244+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 245+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpslld ymm0, ymm1, 1
 ; g = g ^ t
-%line 245+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm1, ymm1, ymm0
-; 8x g = g >> 31
 %line 246+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrld ymm1, ymm1, 31
-; 4x t = g >> 31
-%line 247+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq ymm0, ymm1, 31
-; g = g ^ t
-%line 248+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
-; c0 = extract128(g, 1)
+; g = shufbytes(g, mem256[BYTE3])
+%line 247+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufb ymm1, ymm1, [rel BYTE3]
+; o = movemask8(g)
+%line 248+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpmovmskb ebp, ymm1
+; v = o
 %line 249+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm0, ymm1, 1
-; d0 = extract128(g, 0)
+	mov rcx, rbp
+; v >>= 12
 %line 250+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm1, ymm1, 0
-; 2x c0 = c0 << 2
+	shr rcx, 12
+; o |= v
 %line 251+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq xmm0, xmm0, 2
-; c0 = c0 ^ d0
-%line 252+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; d0 = shuffle32(c0, 0x4e)
-%line 253+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd xmm1, xmm0, 78
-; 2x d0 = d0 << 4
-%line 254+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq xmm1, xmm1, 4
-; c0 = c0 ^ d0
-%line 255+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; o = c0
-%line 256+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovq rcx, xmm0
-; o = o & 255
-%line 257+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rcx, 255
+	or rbp, rcx
 ; mem8[bt + 0] = o
-%line 258+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [rbx], cl
+%line 252+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov byte [rbx], bpl
 ; bt = bt + 1
-%line 259+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 253+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	add rbx, 1
-; =? j - 0
-%line 262+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	cmp r8, 0
+; =? j -= 1
+%line 255+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	sub r8, 1
 ; goto long if !=
-%line 263+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 256+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	jne .Llong
 ; goto next
-%line 264+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 257+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	jmp .Lnext
 align 32
 .Lshort:
 ; A0 = E0 & mem512[q + 0]
-%line 266+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 259+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm0, zmm9, [rax]
 ; A2 = E0 & mem512[q + 43328]
-%line 277+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 270+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm1, zmm9, [rax + 43328]
-; A1 = E0 & mem512[q + 86656]
-%line 288+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A4 = E0 & mem512[q + 86656]
+%line 281+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm2, zmm9, [rax + 86656]
-; A3 = E0 & mem512[q + 129984]
-%line 299+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A6 = E0 & mem512[q + 129984]
+%line 292+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm3, zmm9, [rax + 129984]
-; j = j - 1
-%line 405+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	sub r8, 1
-; A4 = E0 & mem512[q + 173312]
-%line 310+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A1 = E0 & mem512[q + 173312]
+%line 303+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm4, zmm9, [rax + 173312]
-; A6 = E0 & mem512[q + 216640]
-%line 321+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A3 = E0 & mem512[q + 216640]
+%line 314+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm5, zmm9, [rax + 216640]
 ; A5 = E0 & mem512[q + 259968]
-%line 332+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 325+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm6, zmm9, [rax + 259968]
 ; A7 = E0 & mem512[q + 303296]
-%line 343+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 336+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm7, zmm9, [rax + 303296]
 ; A0 = ternlog(A0, E1, mem512[q + 64], 0x78)
-%line 267+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 260+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm10, [rax + 64], 120
 ; A2 = ternlog(A2, E1, mem512[q + 43392], 0x78)
-%line 278+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 271+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm10, [rax + 43392], 120
-; A1 = ternlog(A1, E1, mem512[q + 86720], 0x78)
-%line 289+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A4 = ternlog(A4, E1, mem512[q + 86720], 0x78)
+%line 282+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm10, [rax + 86720], 120
-; A3 = ternlog(A3, E1, mem512[q + 130048], 0x78)
-%line 300+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A6 = ternlog(A6, E1, mem512[q + 130048], 0x78)
+%line 293+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm10, [rax + 130048], 120
-; A4 = ternlog(A4, E1, mem512[q + 173376], 0x78)
-%line 311+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A1 = ternlog(A1, E1, mem512[q + 173376], 0x78)
+%line 304+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm10, [rax + 173376], 120
-; A6 = ternlog(A6, E1, mem512[q + 216704], 0x78)
-%line 322+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A3 = ternlog(A3, E1, mem512[q + 216704], 0x78)
+%line 315+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm10, [rax + 216704], 120
 ; A5 = ternlog(A5, E1, mem512[q + 260032], 0x78)
-%line 333+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 326+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm10, [rax + 260032], 120
 ; A7 = ternlog(A7, E1, mem512[q + 303360], 0x78)
-%line 344+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 337+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm10, [rax + 303360], 120
 ; A0 = ternlog(A0, E2, mem512[q + 128], 0x78)
-%line 268+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 261+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm11, [rax + 128], 120
 ; A2 = ternlog(A2, E2, mem512[q + 43456], 0x78)
-%line 279+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 272+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm11, [rax + 43456], 120
-; A1 = ternlog(A1, E2, mem512[q + 86784], 0x78)
-%line 290+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A4 = ternlog(A4, E2, mem512[q + 86784], 0x78)
+%line 283+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm11, [rax + 86784], 120
-; A3 = ternlog(A3, E2, mem512[q + 130112], 0x78)
-%line 301+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A6 = ternlog(A6, E2, mem512[q + 130112], 0x78)
+%line 294+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm11, [rax + 130112], 120
-; A4 = ternlog(A4, E2, mem512[q + 173440], 0x78)
-%line 312+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A1 = ternlog(A1, E2, mem512[q + 173440], 0x78)
+%line 305+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm11, [rax + 173440], 120
-; A6 = ternlog(A6, E2, mem512[q + 216768], 0x78)
-%line 323+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A3 = ternlog(A3, E2, mem512[q + 216768], 0x78)
+%line 316+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm11, [rax + 216768], 120
 ; A5 = ternlog(A5, E2, mem512[q + 260096], 0x78)
-%line 334+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 327+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm11, [rax + 260096], 120
 ; A7 = ternlog(A7, E2, mem512[q + 303424], 0x78)
-%line 345+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 338+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm11, [rax + 303424], 120
 ; A0 = ternlog(A0, E3, mem512[q + 192], 0x78)
-%line 269+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 262+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm12, [rax + 192], 120
 ; A2 = ternlog(A2, E3, mem512[q + 43520], 0x78)
-%line 280+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 273+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm12, [rax + 43520], 120
-; A1 = ternlog(A1, E3, mem512[q + 86848], 0x78)
-%line 291+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A4 = ternlog(A4, E3, mem512[q + 86848], 0x78)
+%line 284+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm12, [rax + 86848], 120
-; A3 = ternlog(A3, E3, mem512[q + 130176], 0x78)
-%line 302+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A6 = ternlog(A6, E3, mem512[q + 130176], 0x78)
+%line 295+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm12, [rax + 130176], 120
-; A4 = ternlog(A4, E3, mem512[q + 173504], 0x78)
-%line 313+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A1 = ternlog(A1, E3, mem512[q + 173504], 0x78)
+%line 306+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm12, [rax + 173504], 120
-; A6 = ternlog(A6, E3, mem512[q + 216832], 0x78)
-%line 324+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A3 = ternlog(A3, E3, mem512[q + 216832], 0x78)
+%line 317+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm12, [rax + 216832], 120
 ; A5 = ternlog(A5, E3, mem512[q + 260160], 0x78)
-%line 335+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 328+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm12, [rax + 260160], 120
 ; A7 = ternlog(A7, E3, mem512[q + 303488], 0x78)
-%line 346+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 339+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm12, [rax + 303488], 120
 ; A0 = ternlog(A0, E4, mem512[q + 256], 0x78)
-%line 270+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 263+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm13, [rax + 256], 120
 ; A2 = ternlog(A2, E4, mem512[q + 43584], 0x78)
-%line 281+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 274+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm13, [rax + 43584], 120
-; A1 = ternlog(A1, E4, mem512[q + 86912], 0x78)
-%line 292+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A4 = ternlog(A4, E4, mem512[q + 86912], 0x78)
+%line 285+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm13, [rax + 86912], 120
-; A3 = ternlog(A3, E4, mem512[q + 130240], 0x78)
-%line 303+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A6 = ternlog(A6, E4, mem512[q + 130240], 0x78)
+%line 296+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm13, [rax + 130240], 120
-; A4 = ternlog(A4, E4, mem512[q + 173568], 0x78)
-%line 314+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A1 = ternlog(A1, E4, mem512[q + 173568], 0x78)
+%line 307+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm13, [rax + 173568], 120
-; A6 = ternlog(A6, E4, mem512[q + 216896], 0x78)
-%line 325+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A3 = ternlog(A3, E4, mem512[q + 216896], 0x78)
+%line 318+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm13, [rax + 216896], 120
 ; A5 = ternlog(A5, E4, mem512[q + 260224], 0x78)
-%line 336+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 329+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm13, [rax + 260224], 120
 ; A7 = ternlog(A7, E4, mem512[q + 303552], 0x78)
-%line 347+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 340+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm13, [rax + 303552], 120
 ; A0 = ternlog(A0, E5, mem512[q + 320], 0x78)
-%line 271+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 264+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm14, [rax + 320], 120
 ; A2 = ternlog(A2, E5, mem512[q + 43648], 0x78)
-%line 282+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 275+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm14, [rax + 43648], 120
-; A1 = ternlog(A1, E5, mem512[q + 86976], 0x78)
-%line 293+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A4 = ternlog(A4, E5, mem512[q + 86976], 0x78)
+%line 286+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm14, [rax + 86976], 120
-; A3 = ternlog(A3, E5, mem512[q + 130304], 0x78)
-%line 304+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A6 = ternlog(A6, E5, mem512[q + 130304], 0x78)
+%line 297+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm14, [rax + 130304], 120
-; A4 = ternlog(A4, E5, mem512[q + 173632], 0x78)
-%line 315+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A1 = ternlog(A1, E5, mem512[q + 173632], 0x78)
+%line 308+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm14, [rax + 173632], 120
-; A6 = ternlog(A6, E5, mem512[q + 216960], 0x78)
-%line 326+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A3 = ternlog(A3, E5, mem512[q + 216960], 0x78)
+%line 319+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm14, [rax + 216960], 120
 ; A5 = ternlog(A5, E5, mem512[q + 260288], 0x78)
-%line 337+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 330+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm14, [rax + 260288], 120
 ; A7 = ternlog(A7, E5, mem512[q + 303616], 0x78)
-%line 348+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 341+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm14, [rax + 303616], 120
 ; A0 = ternlog(A0, E6, mem512[q + 384], 0x78)
-%line 272+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 265+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm15, [rax + 384], 120
 ; A2 = ternlog(A2, E6, mem512[q + 43712], 0x78)
-%line 283+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 276+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm15, [rax + 43712], 120
-; A1 = ternlog(A1, E6, mem512[q + 87040], 0x78)
-%line 294+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A4 = ternlog(A4, E6, mem512[q + 87040], 0x78)
+%line 287+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm15, [rax + 87040], 120
-; A3 = ternlog(A3, E6, mem512[q + 130368], 0x78)
-%line 305+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A6 = ternlog(A6, E6, mem512[q + 130368], 0x78)
+%line 298+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm15, [rax + 130368], 120
-; A4 = ternlog(A4, E6, mem512[q + 173696], 0x78)
-%line 316+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A1 = ternlog(A1, E6, mem512[q + 173696], 0x78)
+%line 309+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm15, [rax + 173696], 120
-; A6 = ternlog(A6, E6, mem512[q + 217024], 0x78)
-%line 327+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A3 = ternlog(A3, E6, mem512[q + 217024], 0x78)
+%line 320+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm15, [rax + 217024], 120
 ; A5 = ternlog(A5, E6, mem512[q + 260352], 0x78)
-%line 338+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 331+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm15, [rax + 260352], 120
 ; A7 = ternlog(A7, E6, mem512[q + 303680], 0x78)
-%line 349+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 342+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm15, [rax + 303680], 120
 ; A0 = ternlog(A0, E7, mem512[q + 448], 0x78)
-%line 273+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 266+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm16, [rax + 448], 120
 ; A2 = ternlog(A2, E7, mem512[q + 43776], 0x78)
-%line 284+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 277+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm16, [rax + 43776], 120
-; A1 = ternlog(A1, E7, mem512[q + 87104], 0x78)
-%line 295+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A4 = ternlog(A4, E7, mem512[q + 87104], 0x78)
+%line 288+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm16, [rax + 87104], 120
-; A3 = ternlog(A3, E7, mem512[q + 130432], 0x78)
-%line 306+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A6 = ternlog(A6, E7, mem512[q + 130432], 0x78)
+%line 299+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm16, [rax + 130432], 120
-; A4 = ternlog(A4, E7, mem512[q + 173760], 0x78)
-%line 317+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A1 = ternlog(A1, E7, mem512[q + 173760], 0x78)
+%line 310+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm16, [rax + 173760], 120
-; A6 = ternlog(A6, E7, mem512[q + 217088], 0x78)
-%line 328+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A3 = ternlog(A3, E7, mem512[q + 217088], 0x78)
+%line 321+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm16, [rax + 217088], 120
 ; A5 = ternlog(A5, E7, mem512[q + 260416], 0x78)
-%line 339+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 332+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm16, [rax + 260416], 120
 ; A7 = ternlog(A7, E7, mem512[q + 303744], 0x78)
-%line 350+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 343+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm16, [rax + 303744], 120
 ; A0 = ternlog(A0, E8, mem512[q + 512], 0x78)
-%line 274+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 267+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm17, [rax + 512], 120
 ; A2 = ternlog(A2, E8, mem512[q + 43840], 0x78)
-%line 285+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 278+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm17, [rax + 43840], 120
-; A1 = ternlog(A1, E8, mem512[q + 87168], 0x78)
-%line 296+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A4 = ternlog(A4, E8, mem512[q + 87168], 0x78)
+%line 289+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm17, [rax + 87168], 120
-; A3 = ternlog(A3, E8, mem512[q + 130496], 0x78)
-%line 307+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A6 = ternlog(A6, E8, mem512[q + 130496], 0x78)
+%line 300+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm17, [rax + 130496], 120
-; A4 = ternlog(A4, E8, mem512[q + 173824], 0x78)
-%line 318+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A1 = ternlog(A1, E8, mem512[q + 173824], 0x78)
+%line 311+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm17, [rax + 173824], 120
-; A6 = ternlog(A6, E8, mem512[q + 217152], 0x78)
-%line 329+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A3 = ternlog(A3, E8, mem512[q + 217152], 0x78)
+%line 322+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm17, [rax + 217152], 120
 ; A5 = ternlog(A5, E8, mem512[q + 260480], 0x78)
-%line 340+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 333+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm17, [rax + 260480], 120
 ; A7 = ternlog(A7, E8, mem512[q + 303808], 0x78)
-%line 351+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 344+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm17, [rax + 303808], 120
 ; A0 = ternlog(A0, E9, mem512[q + 576], 0x78)
-%line 275+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 268+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm18, [rax + 576], 120
 ; A2 = ternlog(A2, E9, mem512[q + 43904], 0x78)
-%line 286+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 279+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm18, [rax + 43904], 120
-; A1 = ternlog(A1, E9, mem512[q + 87232], 0x78)
-%line 297+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A4 = ternlog(A4, E9, mem512[q + 87232], 0x78)
+%line 290+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm18, [rax + 87232], 120
-; A3 = ternlog(A3, E9, mem512[q + 130560], 0x78)
-%line 308+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A6 = ternlog(A6, E9, mem512[q + 130560], 0x78)
+%line 301+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm18, [rax + 130560], 120
-; A4 = ternlog(A4, E9, mem512[q + 173888], 0x78)
-%line 319+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A1 = ternlog(A1, E9, mem512[q + 173888], 0x78)
+%line 312+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm18, [rax + 173888], 120
-; A6 = ternlog(A6, E9, mem512[q + 217216], 0x78)
-%line 330+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A3 = ternlog(A3, E9, mem512[q + 217216], 0x78)
+%line 323+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm18, [rax + 217216], 120
 ; A5 = ternlog(A5, E9, mem512[q + 260544], 0x78)
-%line 341+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 334+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm18, [rax + 260544], 120
 ; A7 = ternlog(A7, E9, mem512[q + 303872], 0x78)
-%line 352+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 345+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm18, [rax + 303872], 120
 ; A0 = ternlog(A0, E10, mem512[q + 640], 0x78)
-%line 276+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 269+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm19, [rax + 640], 120
 ; A2 = ternlog(A2, E10, mem512[q + 43968], 0x78)
-%line 287+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 280+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm19, [rax + 43968], 120
-; A1 = ternlog(A1, E10, mem512[q + 87296], 0x78)
-%line 298+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A4 = ternlog(A4, E10, mem512[q + 87296], 0x78)
+%line 291+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm19, [rax + 87296], 120
-; A3 = ternlog(A3, E10, mem512[q + 130624], 0x78)
-%line 309+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A6 = ternlog(A6, E10, mem512[q + 130624], 0x78)
+%line 302+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm19, [rax + 130624], 120
-; A4 = ternlog(A4, E10, mem512[q + 173952], 0x78)
-%line 320+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A1 = ternlog(A1, E10, mem512[q + 173952], 0x78)
+%line 313+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm19, [rax + 173952], 120
-; A6 = ternlog(A6, E10, mem512[q + 217280], 0x78)
-%line 331+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A3 = ternlog(A3, E10, mem512[q + 217280], 0x78)
+%line 324+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm19, [rax + 217280], 120
 ; A5 = ternlog(A5, E10, mem512[q + 260608], 0x78)
-%line 342+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 335+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm19, [rax + 260608], 120
 ; A7 = ternlog(A7, E10, mem512[q + 303936], 0x78)
-%line 353+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 346+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm19, [rax + 303936], 120
 ; q = q + 346624
-%line 404+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 390+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	add rax, 346624
 ; T = shuffle128(A0, A1, 0x44)
-%line 354+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm8, zmm0, zmm2, 68
+%line 347+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm8, zmm0, zmm4, 68
 ; A0 = shuffle128(A0, A1, 0xee)
-%line 355+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm0, zmm0, zmm2, 238
+%line 348+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm0, zmm4, 238
 ; T = shuffle128(A2, A3, 0x44)
-%line 357+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm2, zmm1, zmm3, 68
+%line 350+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm1, zmm5, 68
 ; A2 = shuffle128(A2, A3, 0xee)
-%line 358+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm1, zmm1, zmm3, 238
+%line 351+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm1, zmm1, zmm5, 238
 ; A0 = A0 ^ T
-%line 356+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 349+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm8
 ; T = shuffle128(A4, A5, 0x44)
-%line 360+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm3, zmm4, zmm6, 68
+%line 353+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm5, zmm2, zmm6, 68
 ; A4 = shuffle128(A4, A5, 0xee)
-%line 361+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm4, zmm4, zmm6, 238
+%line 354+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm2, zmm2, zmm6, 238
 ; A2 = A2 ^ T
-%line 359+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm1, zmm1, zmm2
+%line 352+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm1, zmm1, zmm4
 ; T = shuffle128(A6, A7, 0x44)
-%line 363+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm2, zmm5, zmm7, 68
+%line 356+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm3, zmm7, 68
 ; A6 = shuffle128(A6, A7, 0xee)
-%line 364+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm5, zmm5, zmm7, 238
+%line 357+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm3, zmm3, zmm7, 238
 ; A4 = A4 ^ T
-%line 362+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm4, zmm4, zmm3
+%line 355+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm2, zmm2, zmm5
 ; T = shuffle128(A0, A2, 0x88)
-%line 366+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm3, zmm0, zmm1, 136
+%line 359+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm5, zmm0, zmm1, 136
 ; A0 = shuffle128(A0, A2, 0xdd)
-%line 367+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 360+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm0, zmm1, 221
 ; A6 = A6 ^ T
-%line 365+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm5, zmm5, zmm2
+%line 358+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm3, zmm3, zmm4
 ; T = shuffle128(A4, A6, 0x88)
-%line 369+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm1, zmm4, zmm5, 136
+%line 362+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm1, zmm2, zmm3, 136
 ; A4 = shuffle128(A4, A6, 0xdd)
-%line 370+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm4, zmm4, zmm5, 221
+%line 363+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm2, zmm2, zmm3, 221
 ; A0 = A0 ^ T
-%line 368+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm0, zmm0, zmm3
+%line 361+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm5
 ; A4 = A4 ^ T
-%line 371+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm4, zmm4, zmm1
+%line 364+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm2, zmm2, zmm1
 ; T = unpacklo64(A0, A4)
-%line 372+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpunpcklqdq zmm1, zmm0, zmm4
+%line 365+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpunpcklqdq zmm1, zmm0, zmm2
 ; A0 = unpackhi64(A0, A4)
-%line 373+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpunpckhqdq zmm0, zmm0, zmm4
+%line 366+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpunpckhqdq zmm0, zmm0, zmm2
 ; A0 = A0 ^ T
-%line 374+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 367+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm1
 ; T = shuffle32(A0, 0xb1)
-%line 375+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 368+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd zmm1, zmm0, 177
 ; A0 = A0 ^ T
-%line 376+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 369+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm1
 ; g = extract256(A0, 0)
-%line 377+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 370+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vextracti64x4 ymm1, zmm0, 0
 ; h = extract256(A0, 1)
-%line 378+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 371+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vextracti64x4 ymm0, zmm0, 1
 ; g = blend32(g, h, 0xaa)
-%line 379+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 372+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpblendd ymm1, ymm1, ymm0, 170
 ; 8x t = g << 16
-%line 380+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 373+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpslld ymm0, ymm1, 16
 ; g = g ^ t
-%line 381+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 374+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; 8x t = g << 8
-%line 382+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 375+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpslld ymm0, ymm1, 8
 ; g = g ^ t
-%line 383+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 376+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; 8x t = g << 4
-%line 384+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 377+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpslld ymm0, ymm1, 4
 ; g = g ^ t
-%line 385+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 378+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; 8x t = g << 2
-%line 386+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 379+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpslld ymm0, ymm1, 2
 ; g = g ^ t
-%line 387+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 380+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; 8x t = g << 1
-%line 388+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 381+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpslld ymm0, ymm1, 1
 ; g = g ^ t
-%line 389+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 382+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
-; 8x g = g >> 31
-%line 390+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrld ymm1, ymm1, 31
-; 4x t = g >> 31
-%line 391+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq ymm0, ymm1, 31
-; g = g ^ t
-%line 392+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm1, ymm1, ymm0
-; c0 = extract128(g, 1)
-%line 393+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm0, ymm1, 1
-; d0 = extract128(g, 0)
-%line 394+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm1, ymm1, 0
-; 2x c0 = c0 << 2
-%line 395+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq xmm0, xmm0, 2
-; c0 = c0 ^ d0
-%line 396+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; d0 = shuffle32(c0, 0x4e)
-%line 397+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd xmm1, xmm0, 78
-; 2x d0 = d0 << 4
-%line 398+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq xmm1, xmm1, 4
-; c0 = c0 ^ d0
-%line 399+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; o = c0
-%line 400+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovq rcx, xmm0
-; o = o & 255
-%line 401+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rcx, 255
+; g = shufbytes(g, mem256[BYTE3])
+%line 383+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufb ymm1, ymm1, [rel BYTE3]
+; o = movemask8(g)
+%line 384+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpmovmskb ecx, ymm1
+; v = o
+%line 385+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov rbp, rcx
+; v >>= 12
+%line 386+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	shr rbp, 12
+; o |= v
+%line 387+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	or rcx, rbp
 ; mem8[bt + 0] = o
-%line 402+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 388+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [rbx], cl
 ; bt = bt + 1
-%line 403+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 389+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	add rbx, 1
-; =? j - 0
-%line 406+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	cmp r8, 0
+; =? j -= 1
+%line 391+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	sub r8, 1
 ; goto short if !=
-%line 407+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 392+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	jne .Lshort
 .Lnext:
 ; bt = bt + 5
-%line 409+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 394+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	add rbx, 5
 ; rs = rs + 677
-%line 410+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 395+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	add r10, 677
 ; i = i - 1
-%line 411+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 396+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	sub r11, 1
 ; =? i - 0
-%line 412+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 397+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	cmp r11, 0
 ; goto classes if !=
-%line 413+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 398+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	jne .Lclasses
 ; E0 = mem512[eb + 0]
-%line 414+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm5, [r9]
+%line 399+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm17, [r9]
 ; E1 = mem512[eb + 64]
-%line 415+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm16, [r9 + 64]
+%line 400+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm13, [r9 + 64]
 ; E2 = mem512[eb + 128]
-%line 416+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm14, [r9 + 128]
+%line 401+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm16, [r9 + 128]
 ; p = pk + 1039872
-%line 426+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 411+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	lea rsi, [rsi + 1039872]
 ; sp = s + 192
-%line 427+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 412+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	lea r8, [rdi + 192]
 ; ep = e + 192
-%line 428+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 413+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	lea r10, [rdx + 192]
 ; E3 = mem512[eb + 192]
-%line 417+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm13, [r9 + 192]
+%line 402+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm0, [r9 + 192]
 ; E4 = mem512[eb + 256]
-%line 418+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm12, [r9 + 256]
+%line 403+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm24, [r9 + 256]
 ; E5 = mem512[eb + 320]
-%line 419+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm11, [r9 + 320]
+%line 404+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm23, [r9 + 320]
 ; in = &BITS
-%line 661+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 632+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	lea r11, [rsp + 832]
 ; bt = &BITS
-%line 919+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	lea rcx, [rsp + 832]
+%line 890+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	lea rbx, [rsp + 832]
 ; E6 = mem512[eb + 384]
-%line 420+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm10, [r9 + 384]
+%line 405+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm22, [r9 + 384]
 ; E7 = mem512[eb + 448]
-%line 421+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm9, [r9 + 448]
+%line 406+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm21, [r9 + 448]
 ; E8 = mem512[eb + 512]
-%line 422+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm7, [r9 + 512]
+%line 407+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm19, [r9 + 512]
 ; E9 = mem512[eb + 576]
-%line 423+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm6, [r9 + 576]
+%line 408+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm18, [r9 + 576]
 ; E10 = mem512[eb + 613]
-%line 424+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm8, [r9 + 613]
+%line 409+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm20, [r9 + 613]
 ; v = mem8[ep + 0]
-%line 566+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [r10]
+%line 544+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	movzx ecx, byte [r10]
 ; A0 = E0 & mem512[p + 0]
-%line 429+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm0, zmm5, [rsi]
+%line 414+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpandd zmm1, zmm17, [rsi]
 ; A2 = E0 & mem512[p + 677]
-%line 440+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm1, zmm5, [rsi + 677]
-; A1 = E0 & mem512[p + 1354]
-%line 451+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm2, zmm5, [rsi + 1354]
-; A3 = E0 & mem512[p + 2031]
-%line 462+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm3, zmm5, [rsi + 2031]
-; A4 = E0 & mem512[p + 2708]
-%line 473+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm29, zmm5, [rsi + 2708]
-; A6 = E0 & mem512[p + 3385]
-%line 484+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm15, zmm5, [rsi + 3385]
-; A5 = E0 & mem512[p + 4062]
-%line 495+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm4, zmm5, [rsi + 4062]
-; E10 = E10 & mem512[TAILMASK]
 %line 425+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm8, zmm8, [rel TAILMASK]
-; v = v & 255
-%line 567+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r9, 255
-; A7 = E0 & mem512[p + 4739]
-%line 506+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm27, zmm5, [rsi + 4739]
-; A0 = ternlog(A0, E1, mem512[p + 64], 0x78)
-%line 430+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm16, [rsi + 64], 120
-; A2 = ternlog(A2, E1, mem512[p + 741], 0x78)
-%line 441+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm16, [rsi + 741], 120
-; A1 = ternlog(A1, E1, mem512[p + 1418], 0x78)
-%line 452+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm16, [rsi + 1418], 120
-; A3 = ternlog(A3, E1, mem512[p + 2095], 0x78)
-%line 463+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm16, [rsi + 2095], 120
-; A4 = ternlog(A4, E1, mem512[p + 2772], 0x78)
-%line 474+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm29, zmm16, [rsi + 2772], 120
-; A6 = ternlog(A6, E1, mem512[p + 3449], 0x78)
-%line 485+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm16, [rsi + 3449], 120
-; A5 = ternlog(A5, E1, mem512[p + 4126], 0x78)
-%line 496+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm16, [rsi + 4126], 120
-; A7 = ternlog(A7, E1, mem512[p + 4803], 0x78)
-%line 507+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm16, [rsi + 4803], 120
-; A0 = ternlog(A0, E2, mem512[p + 128], 0x78)
-%line 431+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm14, [rsi + 128], 120
-; A2 = ternlog(A2, E2, mem512[p + 805], 0x78)
-%line 442+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm14, [rsi + 805], 120
-; A1 = ternlog(A1, E2, mem512[p + 1482], 0x78)
-%line 453+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm14, [rsi + 1482], 120
-; A3 = ternlog(A3, E2, mem512[p + 2159], 0x78)
-%line 464+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm14, [rsi + 2159], 120
-; A4 = ternlog(A4, E2, mem512[p + 2836], 0x78)
-%line 475+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm29, zmm14, [rsi + 2836], 120
-; A6 = ternlog(A6, E2, mem512[p + 3513], 0x78)
-%line 486+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm14, [rsi + 3513], 120
-; A5 = ternlog(A5, E2, mem512[p + 4190], 0x78)
-%line 497+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm14, [rsi + 4190], 120
-; A7 = ternlog(A7, E2, mem512[p + 4867], 0x78)
-%line 508+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm14, [rsi + 4867], 120
-; A0 = ternlog(A0, E3, mem512[p + 192], 0x78)
-%line 432+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm13, [rsi + 192], 120
-; A2 = ternlog(A2, E3, mem512[p + 869], 0x78)
-%line 443+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm13, [rsi + 869], 120
-; A1 = ternlog(A1, E3, mem512[p + 1546], 0x78)
-%line 454+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm13, [rsi + 1546], 120
-; A3 = ternlog(A3, E3, mem512[p + 2223], 0x78)
-%line 465+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm13, [rsi + 2223], 120
-; A4 = ternlog(A4, E3, mem512[p + 2900], 0x78)
-%line 476+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm29, zmm13, [rsi + 2900], 120
-; A6 = ternlog(A6, E3, mem512[p + 3577], 0x78)
-%line 487+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm13, [rsi + 3577], 120
-; A5 = ternlog(A5, E3, mem512[p + 4254], 0x78)
-%line 498+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm13, [rsi + 4254], 120
-; A7 = ternlog(A7, E3, mem512[p + 4931], 0x78)
-%line 509+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm13, [rsi + 4931], 120
-; A0 = ternlog(A0, E4, mem512[p + 256], 0x78)
-%line 433+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm12, [rsi + 256], 120
-; A2 = ternlog(A2, E4, mem512[p + 933], 0x78)
-%line 444+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm12, [rsi + 933], 120
-; A1 = ternlog(A1, E4, mem512[p + 1610], 0x78)
-%line 455+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm12, [rsi + 1610], 120
-; A3 = ternlog(A3, E4, mem512[p + 2287], 0x78)
-%line 466+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm12, [rsi + 2287], 120
-; A4 = ternlog(A4, E4, mem512[p + 2964], 0x78)
-%line 477+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm29, zmm12, [rsi + 2964], 120
-; A6 = ternlog(A6, E4, mem512[p + 3641], 0x78)
-%line 488+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm12, [rsi + 3641], 120
-; A5 = ternlog(A5, E4, mem512[p + 4318], 0x78)
-%line 499+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm12, [rsi + 4318], 120
-; A7 = ternlog(A7, E4, mem512[p + 4995], 0x78)
-%line 510+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm12, [rsi + 4995], 120
-; A0 = ternlog(A0, E5, mem512[p + 320], 0x78)
-%line 434+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm11, [rsi + 320], 120
-; A2 = ternlog(A2, E5, mem512[p + 997], 0x78)
-%line 445+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm11, [rsi + 997], 120
-; A1 = ternlog(A1, E5, mem512[p + 1674], 0x78)
-%line 456+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm11, [rsi + 1674], 120
-; A3 = ternlog(A3, E5, mem512[p + 2351], 0x78)
-%line 467+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm11, [rsi + 2351], 120
-; A4 = ternlog(A4, E5, mem512[p + 3028], 0x78)
-%line 478+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm29, zmm11, [rsi + 3028], 120
-; A6 = ternlog(A6, E5, mem512[p + 3705], 0x78)
-%line 489+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm11, [rsi + 3705], 120
-; A5 = ternlog(A5, E5, mem512[p + 4382], 0x78)
-%line 500+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm11, [rsi + 4382], 120
-; A7 = ternlog(A7, E5, mem512[p + 5059], 0x78)
-%line 511+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm11, [rsi + 5059], 120
-; A0 = ternlog(A0, E6, mem512[p + 384], 0x78)
-%line 435+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm10, [rsi + 384], 120
-; A2 = ternlog(A2, E6, mem512[p + 1061], 0x78)
-%line 446+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm10, [rsi + 1061], 120
-; A1 = ternlog(A1, E6, mem512[p + 1738], 0x78)
-%line 457+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm10, [rsi + 1738], 120
-; A3 = ternlog(A3, E6, mem512[p + 2415], 0x78)
-%line 468+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm10, [rsi + 2415], 120
-; A4 = ternlog(A4, E6, mem512[p + 3092], 0x78)
-%line 479+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm29, zmm10, [rsi + 3092], 120
-; A6 = ternlog(A6, E6, mem512[p + 3769], 0x78)
-%line 490+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm10, [rsi + 3769], 120
-; A5 = ternlog(A5, E6, mem512[p + 4446], 0x78)
-%line 501+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm10, [rsi + 4446], 120
-; A7 = ternlog(A7, E6, mem512[p + 5123], 0x78)
-%line 512+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm10, [rsi + 5123], 120
-; A0 = ternlog(A0, E7, mem512[p + 448], 0x78)
+	vpandd zmm2, zmm17, [rsi + 677]
+; A4 = E0 & mem512[p + 1354]
 %line 436+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm9, [rsi + 448], 120
-; A2 = ternlog(A2, E7, mem512[p + 1125], 0x78)
+	vpandd zmm15, zmm17, [rsi + 1354]
+; A6 = E0 & mem512[p + 2031]
 %line 447+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm9, [rsi + 1125], 120
-; A1 = ternlog(A1, E7, mem512[p + 1802], 0x78)
+	vpandd zmm26, zmm17, [rsi + 2031]
+; A1 = E0 & mem512[p + 2708]
 %line 458+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm9, [rsi + 1802], 120
-; A3 = ternlog(A3, E7, mem512[p + 2479], 0x78)
+	vpandd zmm3, zmm17, [rsi + 2708]
+; A3 = E0 & mem512[p + 3385]
 %line 469+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm9, [rsi + 2479], 120
-; A4 = ternlog(A4, E7, mem512[p + 3156], 0x78)
+	vpandd zmm4, zmm17, [rsi + 3385]
+; A5 = E0 & mem512[p + 4062]
 %line 480+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm29, zmm9, [rsi + 3156], 120
-; A6 = ternlog(A6, E7, mem512[p + 3833], 0x78)
+	vpandd zmm14, zmm17, [rsi + 4062]
+; E10 = E10 & mem512[TAILMASK]
+%line 410+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpandd zmm20, zmm20, [rel TAILMASK]
+; v = v & 255
+%line 545+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	and rcx, 255
+; A7 = E0 & mem512[p + 4739]
 %line 491+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm9, [rsi + 3833], 120
-; A5 = ternlog(A5, E7, mem512[p + 4510], 0x78)
-%line 502+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm9, [rsi + 4510], 120
-; A7 = ternlog(A7, E7, mem512[p + 5187], 0x78)
-%line 513+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm9, [rsi + 5187], 120
-; A0 = ternlog(A0, E8, mem512[p + 512], 0x78)
+	vpandd zmm27, zmm17, [rsi + 4739]
+; A0 = ternlog(A0, E1, mem512[p + 64], 0x78)
+%line 415+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm13, [rsi + 64], 120
+; A2 = ternlog(A2, E1, mem512[p + 741], 0x78)
+%line 426+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm13, [rsi + 741], 120
+; A4 = ternlog(A4, E1, mem512[p + 1418], 0x78)
 %line 437+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm7, [rsi + 512], 120
-; A2 = ternlog(A2, E8, mem512[p + 1189], 0x78)
+	vpternlogd zmm15, zmm13, [rsi + 1418], 120
+; A6 = ternlog(A6, E1, mem512[p + 2095], 0x78)
 %line 448+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm7, [rsi + 1189], 120
-; A1 = ternlog(A1, E8, mem512[p + 1866], 0x78)
+	vpternlogd zmm26, zmm13, [rsi + 2095], 120
+; A1 = ternlog(A1, E1, mem512[p + 2772], 0x78)
 %line 459+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm7, [rsi + 1866], 120
-; A3 = ternlog(A3, E8, mem512[p + 2543], 0x78)
+	vpternlogd zmm3, zmm13, [rsi + 2772], 120
+; A3 = ternlog(A3, E1, mem512[p + 3449], 0x78)
 %line 470+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm7, [rsi + 2543], 120
-; A4 = ternlog(A4, E8, mem512[p + 3220], 0x78)
+	vpternlogd zmm4, zmm13, [rsi + 3449], 120
+; A5 = ternlog(A5, E1, mem512[p + 4126], 0x78)
 %line 481+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm29, zmm7, [rsi + 3220], 120
-; A6 = ternlog(A6, E8, mem512[p + 3897], 0x78)
+	vpternlogd zmm14, zmm13, [rsi + 4126], 120
+; A7 = ternlog(A7, E1, mem512[p + 4803], 0x78)
 %line 492+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm7, [rsi + 3897], 120
-; A5 = ternlog(A5, E8, mem512[p + 4574], 0x78)
-%line 503+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm7, [rsi + 4574], 120
-; A7 = ternlog(A7, E8, mem512[p + 5251], 0x78)
-%line 514+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm7, [rsi + 5251], 120
-; A0 = ternlog(A0, E9, mem512[p + 576], 0x78)
+	vpternlogd zmm27, zmm13, [rsi + 4803], 120
+; A0 = ternlog(A0, E2, mem512[p + 128], 0x78)
+%line 416+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm16, [rsi + 128], 120
+; A2 = ternlog(A2, E2, mem512[p + 805], 0x78)
+%line 427+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm16, [rsi + 805], 120
+; A4 = ternlog(A4, E2, mem512[p + 1482], 0x78)
 %line 438+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm6, [rsi + 576], 120
-; A2 = ternlog(A2, E9, mem512[p + 1253], 0x78)
+	vpternlogd zmm15, zmm16, [rsi + 1482], 120
+; A6 = ternlog(A6, E2, mem512[p + 2159], 0x78)
 %line 449+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm6, [rsi + 1253], 120
-; A1 = ternlog(A1, E9, mem512[p + 1930], 0x78)
+	vpternlogd zmm26, zmm16, [rsi + 2159], 120
+; A1 = ternlog(A1, E2, mem512[p + 2836], 0x78)
 %line 460+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm6, [rsi + 1930], 120
-; A3 = ternlog(A3, E9, mem512[p + 2607], 0x78)
+	vpternlogd zmm3, zmm16, [rsi + 2836], 120
+; A3 = ternlog(A3, E2, mem512[p + 3513], 0x78)
 %line 471+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm6, [rsi + 2607], 120
-; A4 = ternlog(A4, E9, mem512[p + 3284], 0x78)
+	vpternlogd zmm4, zmm16, [rsi + 3513], 120
+; A5 = ternlog(A5, E2, mem512[p + 4190], 0x78)
 %line 482+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm29, zmm6, [rsi + 3284], 120
-; A6 = ternlog(A6, E9, mem512[p + 3961], 0x78)
+	vpternlogd zmm14, zmm16, [rsi + 4190], 120
+; A7 = ternlog(A7, E2, mem512[p + 4867], 0x78)
 %line 493+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm6, [rsi + 3961], 120
-; A5 = ternlog(A5, E9, mem512[p + 4638], 0x78)
-%line 504+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm6, [rsi + 4638], 120
-; A7 = ternlog(A7, E9, mem512[p + 5315], 0x78)
-%line 515+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm6, [rsi + 5315], 120
-; A0 = ternlog(A0, E10, mem512[p + 613], 0x78)
+	vpternlogd zmm27, zmm16, [rsi + 4867], 120
+; A0 = ternlog(A0, E3, mem512[p + 192], 0x78)
+%line 417+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm0, [rsi + 192], 120
+; A2 = ternlog(A2, E3, mem512[p + 869], 0x78)
+%line 428+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm0, [rsi + 869], 120
+; A4 = ternlog(A4, E3, mem512[p + 1546], 0x78)
 %line 439+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm8, [rsi + 613], 120
-; A2 = ternlog(A2, E10, mem512[p + 1290], 0x78)
+	vpternlogd zmm15, zmm0, [rsi + 1546], 120
+; A6 = ternlog(A6, E3, mem512[p + 2223], 0x78)
 %line 450+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm8, [rsi + 1290], 120
-; A1 = ternlog(A1, E10, mem512[p + 1967], 0x78)
+	vpternlogd zmm26, zmm0, [rsi + 2223], 120
+; A1 = ternlog(A1, E3, mem512[p + 2900], 0x78)
 %line 461+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm8, [rsi + 1967], 120
-; A3 = ternlog(A3, E10, mem512[p + 2644], 0x78)
+	vpternlogd zmm3, zmm0, [rsi + 2900], 120
+; A3 = ternlog(A3, E3, mem512[p + 3577], 0x78)
 %line 472+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm8, [rsi + 2644], 120
-; A4 = ternlog(A4, E10, mem512[p + 3321], 0x78)
+	vpternlogd zmm4, zmm0, [rsi + 3577], 120
+; A5 = ternlog(A5, E3, mem512[p + 4254], 0x78)
 %line 483+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm29, zmm8, [rsi + 3321], 120
-; A6 = ternlog(A6, E10, mem512[p + 3998], 0x78)
+	vpternlogd zmm14, zmm0, [rsi + 4254], 120
+; A7 = ternlog(A7, E3, mem512[p + 4931], 0x78)
 %line 494+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm8, [rsi + 3998], 120
+	vpternlogd zmm27, zmm0, [rsi + 4931], 120
+; A0 = ternlog(A0, E4, mem512[p + 256], 0x78)
+%line 418+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm24, [rsi + 256], 120
+; A2 = ternlog(A2, E4, mem512[p + 933], 0x78)
+%line 429+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm24, [rsi + 933], 120
+; A4 = ternlog(A4, E4, mem512[p + 1610], 0x78)
+%line 440+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm15, zmm24, [rsi + 1610], 120
+; A6 = ternlog(A6, E4, mem512[p + 2287], 0x78)
+%line 451+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm26, zmm24, [rsi + 2287], 120
+; A1 = ternlog(A1, E4, mem512[p + 2964], 0x78)
+%line 462+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm24, [rsi + 2964], 120
+; A3 = ternlog(A3, E4, mem512[p + 3641], 0x78)
+%line 473+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm24, [rsi + 3641], 120
+; A5 = ternlog(A5, E4, mem512[p + 4318], 0x78)
+%line 484+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm14, zmm24, [rsi + 4318], 120
+; A7 = ternlog(A7, E4, mem512[p + 4995], 0x78)
+%line 495+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm27, zmm24, [rsi + 4995], 120
+; A0 = ternlog(A0, E5, mem512[p + 320], 0x78)
+%line 419+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm23, [rsi + 320], 120
+; A2 = ternlog(A2, E5, mem512[p + 997], 0x78)
+%line 430+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm23, [rsi + 997], 120
+; A4 = ternlog(A4, E5, mem512[p + 1674], 0x78)
+%line 441+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm15, zmm23, [rsi + 1674], 120
+; A6 = ternlog(A6, E5, mem512[p + 2351], 0x78)
+%line 452+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm26, zmm23, [rsi + 2351], 120
+; A1 = ternlog(A1, E5, mem512[p + 3028], 0x78)
+%line 463+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm23, [rsi + 3028], 120
+; A3 = ternlog(A3, E5, mem512[p + 3705], 0x78)
+%line 474+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm23, [rsi + 3705], 120
+; A5 = ternlog(A5, E5, mem512[p + 4382], 0x78)
+%line 485+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm14, zmm23, [rsi + 4382], 120
+; A7 = ternlog(A7, E5, mem512[p + 5059], 0x78)
+%line 496+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm27, zmm23, [rsi + 5059], 120
+; A0 = ternlog(A0, E6, mem512[p + 384], 0x78)
+%line 420+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm22, [rsi + 384], 120
+; A2 = ternlog(A2, E6, mem512[p + 1061], 0x78)
+%line 431+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm22, [rsi + 1061], 120
+; A4 = ternlog(A4, E6, mem512[p + 1738], 0x78)
+%line 442+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm15, zmm22, [rsi + 1738], 120
+; A6 = ternlog(A6, E6, mem512[p + 2415], 0x78)
+%line 453+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm26, zmm22, [rsi + 2415], 120
+; A1 = ternlog(A1, E6, mem512[p + 3092], 0x78)
+%line 464+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm22, [rsi + 3092], 120
+; A3 = ternlog(A3, E6, mem512[p + 3769], 0x78)
+%line 475+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm22, [rsi + 3769], 120
+; A5 = ternlog(A5, E6, mem512[p + 4446], 0x78)
+%line 486+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm14, zmm22, [rsi + 4446], 120
+; A7 = ternlog(A7, E6, mem512[p + 5123], 0x78)
+%line 497+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm27, zmm22, [rsi + 5123], 120
+; A0 = ternlog(A0, E7, mem512[p + 448], 0x78)
+%line 421+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm21, [rsi + 448], 120
+; A2 = ternlog(A2, E7, mem512[p + 1125], 0x78)
+%line 432+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm21, [rsi + 1125], 120
+; A4 = ternlog(A4, E7, mem512[p + 1802], 0x78)
+%line 443+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm15, zmm21, [rsi + 1802], 120
+; A6 = ternlog(A6, E7, mem512[p + 2479], 0x78)
+%line 454+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm26, zmm21, [rsi + 2479], 120
+; A1 = ternlog(A1, E7, mem512[p + 3156], 0x78)
+%line 465+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm21, [rsi + 3156], 120
+; A3 = ternlog(A3, E7, mem512[p + 3833], 0x78)
+%line 476+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm21, [rsi + 3833], 120
+; A5 = ternlog(A5, E7, mem512[p + 4510], 0x78)
+%line 487+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm14, zmm21, [rsi + 4510], 120
+; A7 = ternlog(A7, E7, mem512[p + 5187], 0x78)
+%line 498+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm27, zmm21, [rsi + 5187], 120
+; A0 = ternlog(A0, E8, mem512[p + 512], 0x78)
+%line 422+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm19, [rsi + 512], 120
+; A2 = ternlog(A2, E8, mem512[p + 1189], 0x78)
+%line 433+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm19, [rsi + 1189], 120
+; A4 = ternlog(A4, E8, mem512[p + 1866], 0x78)
+%line 444+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm15, zmm19, [rsi + 1866], 120
+; A6 = ternlog(A6, E8, mem512[p + 2543], 0x78)
+%line 455+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm26, zmm19, [rsi + 2543], 120
+; A1 = ternlog(A1, E8, mem512[p + 3220], 0x78)
+%line 466+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm19, [rsi + 3220], 120
+; A3 = ternlog(A3, E8, mem512[p + 3897], 0x78)
+%line 477+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm19, [rsi + 3897], 120
+; A5 = ternlog(A5, E8, mem512[p + 4574], 0x78)
+%line 488+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm14, zmm19, [rsi + 4574], 120
+; A7 = ternlog(A7, E8, mem512[p + 5251], 0x78)
+%line 499+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm27, zmm19, [rsi + 5251], 120
+; A0 = ternlog(A0, E9, mem512[p + 576], 0x78)
+%line 423+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm18, [rsi + 576], 120
+; A2 = ternlog(A2, E9, mem512[p + 1253], 0x78)
+%line 434+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm18, [rsi + 1253], 120
+; A4 = ternlog(A4, E9, mem512[p + 1930], 0x78)
+%line 445+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm15, zmm18, [rsi + 1930], 120
+; A6 = ternlog(A6, E9, mem512[p + 2607], 0x78)
+%line 456+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm26, zmm18, [rsi + 2607], 120
+; A1 = ternlog(A1, E9, mem512[p + 3284], 0x78)
+%line 467+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm18, [rsi + 3284], 120
+; A3 = ternlog(A3, E9, mem512[p + 3961], 0x78)
+%line 478+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm18, [rsi + 3961], 120
+; A5 = ternlog(A5, E9, mem512[p + 4638], 0x78)
+%line 489+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm14, zmm18, [rsi + 4638], 120
+; A7 = ternlog(A7, E9, mem512[p + 5315], 0x78)
+%line 500+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm27, zmm18, [rsi + 5315], 120
+; A0 = ternlog(A0, E10, mem512[p + 613], 0x78)
+%line 424+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm20, [rsi + 613], 120
+; A2 = ternlog(A2, E10, mem512[p + 1290], 0x78)
+%line 435+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm20, [rsi + 1290], 120
+; A4 = ternlog(A4, E10, mem512[p + 1967], 0x78)
+%line 446+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm15, zmm20, [rsi + 1967], 120
+; A6 = ternlog(A6, E10, mem512[p + 2644], 0x78)
+%line 457+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm26, zmm20, [rsi + 2644], 120
+; A1 = ternlog(A1, E10, mem512[p + 3321], 0x78)
+%line 468+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm20, [rsi + 3321], 120
+; A3 = ternlog(A3, E10, mem512[p + 3998], 0x78)
+%line 479+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm20, [rsi + 3998], 120
 ; A5 = ternlog(A5, E10, mem512[p + 4675], 0x78)
-%line 505+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm8, [rsi + 4675], 120
+%line 490+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm14, zmm20, [rsi + 4675], 120
 ; A7 = ternlog(A7, E10, mem512[p + 5352], 0x78)
-%line 516+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm8, [rsi + 5352], 120
-; T = shuffle128(A0, A1, 0x44)
-%line 517+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm17, zmm0, zmm2, 68
-; A0 = shuffle128(A0, A1, 0xee)
-%line 518+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm0, zmm0, zmm2, 238
+%line 501+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm27, zmm20, [rsi + 5352], 120
 ; mk = mem512[M2]
-%line 815+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm26, [rel M2]
-; mk = mem512[M2]
-%line 822+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 793+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm25, [rel M2]
 ; mk = mem512[M2]
-%line 829+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm24, [rel M2]
+%line 800+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm12, [rel M2]
 ; mk = mem512[M2]
-%line 836+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm23, [rel M2]
-; T = shuffle128(A2, A3, 0x44)
-%line 520+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 807+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm11, [rel M2]
+; T = shuffle128(A0, A1, 0x44)
+%line 502+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm28, zmm1, zmm3, 68
-; A2 = shuffle128(A2, A3, 0xee)
-%line 521+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+; A0 = shuffle128(A0, A1, 0xee)
+%line 503+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm1, zmm1, zmm3, 238
 ; mk = mem512[M2]
-%line 843+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm22, [rel M2]
+%line 814+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm10, [rel M2]
 ; mk = mem512[M2]
-%line 850+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm21, [rel M2]
+%line 821+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm9, [rel M2]
 ; mk = mem512[M1]
-%line 857+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm20, [rel M1]
-; A0 = A0 ^ T
-%line 519+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm30, zmm0, zmm17
+%line 828+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm8, [rel M1]
 ; mk = mem512[M1]
-%line 864+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm19, [rel M1]
+%line 835+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm7, [rel M1]
 ; mk = mem512[M1]
-%line 871+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm18, [rel M1]
+%line 842+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm6, [rel M1]
 ; mk = mem512[M1]
-%line 878+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm17, [rel M1]
-; T = shuffle128(A4, A5, 0x44)
-%line 523+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm0, zmm29, zmm4, 68
-; A4 = shuffle128(A4, A5, 0xee)
-%line 524+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm29, zmm29, zmm4, 238
+%line 849+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm5, [rel M1]
+; T = shuffle128(A2, A3, 0x44)
+%line 505+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm29, zmm2, zmm4, 68
+; A2 = shuffle128(A2, A3, 0xee)
+%line 506+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm30, zmm2, zmm4, 238
 ; mk = mem512[M1]
-%line 885+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 856+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm4, [rel M1]
 ; mk = mem512[M1]
-%line 892+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 863+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm3, [rel M1]
 ; mk = mem512[M1]
-%line 899+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 870+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M1]
-; A2 = A2 ^ T
-%line 522+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm31, zmm1, zmm28
-; mk = mem512[M1]
-%line 906+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm1, [rel M1]
-; T = shuffle128(A6, A7, 0x44)
-%line 526+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm28, zmm15, zmm27, 68
-; A6 = shuffle128(A6, A7, 0xee)
-%line 527+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm27, zmm15, zmm27, 238
-; A4 = A4 ^ T
-%line 525+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm29, zmm29, zmm0
-; T = shuffle128(A0, A2, 0x88)
-%line 529+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm15, zmm30, zmm31, 136
-; A0 = shuffle128(A0, A2, 0xdd)
-%line 530+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm30, zmm30, zmm31, 221
-; A6 = A6 ^ T
-%line 528+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm0, zmm27, zmm28
-; T = shuffle128(A4, A6, 0x88)
-%line 532+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm27, zmm29, zmm0, 136
-; A4 = shuffle128(A4, A6, 0xdd)
-%line 533+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm29, zmm29, zmm0, 221
 ; A0 = A0 ^ T
-%line 531+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm0, zmm30, zmm15
+%line 504+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm28, zmm1, zmm28
+; mk = mem512[M1]
+%line 877+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm1, [rel M1]
+; T = shuffle128(A4, A5, 0x44)
+%line 508+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm31, zmm15, zmm14, 68
+; A4 = shuffle128(A4, A5, 0xee)
+%line 509+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm15, zmm15, zmm14, 238
+; A2 = A2 ^ T
+%line 507+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm30, zmm30, zmm29
+; T = shuffle128(A6, A7, 0x44)
+%line 511+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm14, zmm26, zmm27, 68
+; A6 = shuffle128(A6, A7, 0xee)
+%line 512+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm27, zmm26, zmm27, 238
 ; A4 = A4 ^ T
-%line 534+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 510+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm29, zmm15, zmm31
+; T = shuffle128(A0, A2, 0x88)
+%line 514+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm26, zmm28, zmm30, 136
+; A0 = shuffle128(A0, A2, 0xdd)
+%line 515+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm15, zmm28, zmm30, 221
+; A6 = A6 ^ T
+%line 513+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm14, zmm27, zmm14
+; T = shuffle128(A4, A6, 0x88)
+%line 517+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm27, zmm29, zmm14, 136
+; A4 = shuffle128(A4, A6, 0xdd)
+%line 518+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm29, zmm29, zmm14, 221
+; A0 = A0 ^ T
+%line 516+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm15, zmm15, zmm26
+; A4 = A4 ^ T
+%line 519+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpxord zmm29, zmm29, zmm27
 ; T = unpacklo64(A0, A4)
+%line 520+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpunpcklqdq zmm14, zmm15, zmm29
+; A0 = unpackhi64(A0, A4)
+%line 521+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpunpckhqdq zmm15, zmm15, zmm29
+; A0 = A0 ^ T
+%line 522+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm15, zmm15, zmm14
+; T = shuffle32(A0, 0xb1)
+%line 523+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufd zmm14, zmm15, 177
+; A0 = A0 ^ T
+%line 524+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm14, zmm15, zmm14
+; g = extract256(A0, 0)
+%line 525+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm15, zmm14, 0
+; h = extract256(A0, 1)
+%line 526+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm14, zmm14, 1
+; g = blend32(g, h, 0xaa)
+%line 527+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpblendd ymm14, ymm15, ymm14, 170
+; 8x t = g << 16
+%line 528+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpslld ymm15, ymm14, 16
+; g = g ^ t
+%line 529+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm14, ymm14, ymm15
+; 8x t = g << 8
+%line 530+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpslld ymm15, ymm14, 8
+; g = g ^ t
+%line 531+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm14, ymm14, ymm15
+; 8x t = g << 4
+%line 532+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpslld ymm15, ymm14, 4
+; g = g ^ t
+%line 533+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm14, ymm14, ymm15
+; 8x t = g << 2
+%line 534+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpslld ymm15, ymm14, 2
+; g = g ^ t
 %line 535+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpunpcklqdq zmm15, zmm0, zmm29
-; A0 = unpackhi64(A0, A4)
+	vpxord ymm14, ymm14, ymm15
+; 8x t = g << 1
 %line 536+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpunpckhqdq zmm0, zmm0, zmm29
-; A0 = A0 ^ T
+	vpslld ymm15, ymm14, 1
+; g = g ^ t
 %line 537+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm0, zmm0, zmm15
-; T = shuffle32(A0, 0xb1)
+	vpxord ymm14, ymm14, ymm15
+; g = shufbytes(g, mem256[BYTE3])
 %line 538+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd zmm15, zmm0, 177
-; A0 = A0 ^ T
+	vpshufb ymm14, ymm14, [rel BYTE3]
+; o = movemask8(g)
 %line 539+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm0, zmm0, zmm15
-; g = extract256(A0, 0)
+	vpmovmskb r9d, ymm14
+; v = o
 %line 540+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm15, zmm0, 0
-; h = extract256(A0, 1)
+	mov rax, r9
+; v >>= 12
 %line 541+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm0, 1
-; g = blend32(g, h, 0xaa)
+	shr rax, 12
+; o |= v
 %line 542+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpblendd ymm0, ymm15, ymm0, 170
-; 8x t = g << 16
+	or r9, rax
+; o = o & 255
 %line 543+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpslld ymm15, ymm0, 16
-; g = g ^ t
-%line 544+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm0, ymm0, ymm15
-; 8x t = g << 8
-%line 545+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpslld ymm15, ymm0, 8
-; g = g ^ t
-%line 546+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm0, ymm0, ymm15
-; 8x t = g << 4
-%line 547+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpslld ymm15, ymm0, 4
-; g = g ^ t
-%line 548+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm0, ymm0, ymm15
-; 8x t = g << 2
-%line 549+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpslld ymm15, ymm0, 2
-; g = g ^ t
-%line 550+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm0, ymm0, ymm15
-; 8x t = g << 1
-%line 551+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpslld ymm15, ymm0, 1
-; g = g ^ t
-%line 552+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm0, ymm0, ymm15
-; 8x g = g >> 31
-%line 553+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrld ymm0, ymm0, 31
-; 4x t = g >> 31
-%line 554+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq ymm15, ymm0, 31
-; g = g ^ t
-%line 555+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm0, ymm0, ymm15
-; c0 = extract128(g, 1)
-%line 556+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm15, ymm0, 1
-; d0 = extract128(g, 0)
-%line 557+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm0, ymm0, 0
-; 2x c0 = c0 << 2
-%line 558+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq xmm15, xmm15, 2
-; c0 = c0 ^ d0
-%line 559+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm15, xmm15, xmm0
-; d0 = shuffle32(c0, 0x4e)
-%line 560+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd xmm0, xmm15, 78
-; 2x d0 = d0 << 4
-%line 561+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq xmm0, xmm0, 4
-; c0 = c0 ^ d0
-%line 562+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm15, xmm0
-; o = c0
-%line 563+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovq rax, xmm0
-; o = o & 255
-%line 564+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rax, 255
-; o = o & 255
-%line 565+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rax, 255
-; o = o ^ v
-%line 568+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor rax, r9
-; mem8[sp + 0] = o
-%line 569+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r8], al
-; v = mem8[ep + 1]
-%line 657+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r10d, byte [r10 + 1]
-; A0 = E0 & mem512[p + 5416]
-%line 570+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm15, zmm5, [rsi + 5416]
-; A2 = E0 & mem512[p + 6093]
-%line 581+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm27, zmm5, [rsi + 6093]
-; A1 = E0 & mem512[p + 6770]
-%line 592+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm0, zmm5, [rsi + 6770]
-; v = v & 7
-%line 658+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r10, 7
-; A0 = ternlog(A0, E1, mem512[p + 5480], 0x78)
-%line 571+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm16, [rsi + 5480], 120
-; A2 = ternlog(A2, E1, mem512[p + 6157], 0x78)
-%line 582+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm16, [rsi + 6157], 120
-; A1 = ternlog(A1, E1, mem512[p + 6834], 0x78)
-%line 593+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm16, [rsi + 6834], 120
-; A0 = ternlog(A0, E2, mem512[p + 5544], 0x78)
-%line 572+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm14, [rsi + 5544], 120
-; A2 = ternlog(A2, E2, mem512[p + 6221], 0x78)
-%line 583+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm14, [rsi + 6221], 120
-; A1 = ternlog(A1, E2, mem512[p + 6898], 0x78)
-%line 594+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm14, [rsi + 6898], 120
-; A0 = ternlog(A0, E3, mem512[p + 5608], 0x78)
-%line 573+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm13, [rsi + 5608], 120
-; A2 = ternlog(A2, E3, mem512[p + 6285], 0x78)
-%line 584+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm13, [rsi + 6285], 120
-; A1 = ternlog(A1, E3, mem512[p + 6962], 0x78)
-%line 595+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm13, [rsi + 6962], 120
-; A0 = ternlog(A0, E4, mem512[p + 5672], 0x78)
-%line 574+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm12, [rsi + 5672], 120
-; A2 = ternlog(A2, E4, mem512[p + 6349], 0x78)
-%line 585+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm12, [rsi + 6349], 120
-; A1 = ternlog(A1, E4, mem512[p + 7026], 0x78)
-%line 596+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm12, [rsi + 7026], 120
-; A0 = ternlog(A0, E5, mem512[p + 5736], 0x78)
-%line 575+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm11, [rsi + 5736], 120
-; A2 = ternlog(A2, E5, mem512[p + 6413], 0x78)
-%line 586+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm11, [rsi + 6413], 120
-; A1 = ternlog(A1, E5, mem512[p + 7090], 0x78)
-%line 597+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm11, [rsi + 7090], 120
-; A0 = ternlog(A0, E6, mem512[p + 5800], 0x78)
-%line 576+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm10, [rsi + 5800], 120
-; A2 = ternlog(A2, E6, mem512[p + 6477], 0x78)
-%line 587+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm10, [rsi + 6477], 120
-; A1 = ternlog(A1, E6, mem512[p + 7154], 0x78)
-%line 598+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm10, [rsi + 7154], 120
-; A0 = ternlog(A0, E7, mem512[p + 5864], 0x78)
-%line 577+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm9, [rsi + 5864], 120
-; A2 = ternlog(A2, E7, mem512[p + 6541], 0x78)
-%line 588+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm9, [rsi + 6541], 120
-; A1 = ternlog(A1, E7, mem512[p + 7218], 0x78)
-%line 599+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm9, [rsi + 7218], 120
-; A0 = ternlog(A0, E8, mem512[p + 5928], 0x78)
-%line 578+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm7, [rsi + 5928], 120
-; A2 = ternlog(A2, E8, mem512[p + 6605], 0x78)
-%line 589+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm7, [rsi + 6605], 120
-; A1 = ternlog(A1, E8, mem512[p + 7282], 0x78)
-%line 600+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm7, [rsi + 7282], 120
-; A0 = ternlog(A0, E9, mem512[p + 5992], 0x78)
-%line 579+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm6, [rsi + 5992], 120
-; A2 = ternlog(A2, E9, mem512[p + 6669], 0x78)
-%line 590+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm6, [rsi + 6669], 120
-; A1 = ternlog(A1, E9, mem512[p + 7346], 0x78)
-%line 601+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm6, [rsi + 7346], 120
-; A0 = ternlog(A0, E10, mem512[p + 6029], 0x78)
-%line 580+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm8, [rsi + 6029], 120
-; A2 = ternlog(A2, E10, mem512[p + 6706], 0x78)
-%line 591+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm8, [rsi + 6706], 120
-; A1 = ternlog(A1, E10, mem512[p + 7383], 0x78)
-%line 602+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm8, [rsi + 7383], 120
-; A3 = A0
-%line 603+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqa64 zmm5, zmm15
-; A4 = A0
-%line 604+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqa64 zmm6, zmm15
-; A6 = A0
-%line 605+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqa64 zmm7, zmm15
-; A5 = A0
-%line 606+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqa64 zmm8, zmm15
-; T = shuffle128(A0, A1, 0x44)
-%line 608+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm9, zmm15, zmm0, 68
-; A0 = shuffle128(A0, A1, 0xee)
-%line 609+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm0, zmm15, zmm0, 238
-; T = shuffle128(A2, A3, 0x44)
-%line 611+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm10, zmm27, zmm5, 68
-; A2 = shuffle128(A2, A3, 0xee)
-%line 612+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm27, zmm27, zmm5, 238
-; A0 = A0 ^ T
-%line 610+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm0, zmm0, zmm9
-; T = shuffle128(A4, A5, 0x44)
-%line 614+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm5, zmm6, zmm8, 68
-; A4 = shuffle128(A4, A5, 0xee)
-%line 615+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm6, zmm6, zmm8, 238
-; A2 = A2 ^ T
-%line 613+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm27, zmm27, zmm10
-; T = shuffle128(A6, A7, 0x44)
-%line 617+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm8, zmm7, zmm15, 68
-; A6 = shuffle128(A6, A7, 0xee)
-%line 618+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm7, zmm7, zmm15, 238
-; A4 = A4 ^ T
-%line 616+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm6, zmm6, zmm5
-; T = shuffle128(A0, A2, 0x88)
-%line 620+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm5, zmm0, zmm27, 136
-; A0 = shuffle128(A0, A2, 0xdd)
-%line 621+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm0, zmm0, zmm27, 221
-; A6 = A6 ^ T
-%line 619+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm7, zmm7, zmm8
-; T = shuffle128(A4, A6, 0x88)
-%line 623+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm8, zmm6, zmm7, 136
-; A4 = shuffle128(A4, A6, 0xdd)
-%line 624+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm6, zmm6, zmm7, 221
-; A0 = A0 ^ T
-%line 622+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm0, zmm0, zmm5
-; A4 = A4 ^ T
-%line 625+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm6, zmm6, zmm8
-; T = unpacklo64(A0, A4)
-%line 626+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpunpcklqdq zmm5, zmm0, zmm6
-; A0 = unpackhi64(A0, A4)
-%line 627+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpunpckhqdq zmm0, zmm0, zmm6
-; A0 = A0 ^ T
-%line 628+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm0, zmm0, zmm5
-; T = shuffle32(A0, 0xb1)
-%line 629+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd zmm5, zmm0, 177
-; A0 = A0 ^ T
-%line 630+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm0, zmm0, zmm5
-; g = extract256(A0, 0)
-%line 631+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm5, zmm0, 0
-; h = extract256(A0, 1)
-%line 632+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti64x4 ymm0, zmm0, 1
-; g = blend32(g, h, 0xaa)
-%line 633+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpblendd ymm5, ymm5, ymm0, 170
-; 8x t = g << 16
-%line 634+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpslld ymm0, ymm5, 16
-; g = g ^ t
-%line 635+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm5, ymm5, ymm0
-; 8x t = g << 8
-%line 636+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpslld ymm0, ymm5, 8
-; g = g ^ t
-%line 637+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm5, ymm5, ymm0
-; 8x t = g << 4
-%line 638+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpslld ymm0, ymm5, 4
-; g = g ^ t
-%line 639+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm5, ymm5, ymm0
-; 8x t = g << 2
-%line 640+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpslld ymm0, ymm5, 2
-; g = g ^ t
-%line 641+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm5, ymm5, ymm0
-; 8x t = g << 1
-%line 642+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpslld ymm0, ymm5, 1
-; g = g ^ t
-%line 643+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm5, ymm5, ymm0
-; 8x g = g >> 31
-%line 644+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrld ymm5, ymm5, 31
-; 4x t = g >> 31
-%line 645+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq ymm0, ymm5, 31
-; g = g ^ t
-%line 646+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord ymm5, ymm5, ymm0
-; c0 = extract128(g, 1)
-%line 647+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm0, ymm5, 1
-; d0 = extract128(g, 0)
-%line 648+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vextracti128 xmm5, ymm5, 0
-; 2x c0 = c0 << 2
-%line 649+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq xmm0, xmm0, 2
-; c0 = c0 ^ d0
-%line 650+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm5, xmm0, xmm5
-; d0 = shuffle32(c0, 0x4e)
-%line 651+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd xmm0, xmm5, 78
-; 2x d0 = d0 << 4
-%line 652+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq xmm0, xmm0, 4
-; c0 = c0 ^ d0
-%line 653+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord xmm5, xmm5, xmm0
-; o = c0
-%line 654+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovq r9, xmm5
-; o = o & 255
-%line 655+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	and r9, 255
+; o = o ^ v
+%line 546+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	xor r9, rcx
+; mem8[sp + 0] = o
+%line 547+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov byte [r8], r9b
+; v = mem8[ep + 1]
+%line 628+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	movzx eax, byte [r10 + 1]
+; A0 = E0 & mem512[p + 5416]
+%line 548+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpandd zmm26, zmm17, [rsi + 5416]
+; A2 = E0 & mem512[p + 6093]
+%line 559+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpandd zmm27, zmm17, [rsi + 6093]
+; A4 = E0 & mem512[p + 6770]
+%line 570+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpandd zmm17, zmm17, [rsi + 6770]
+; v = v & 7
+%line 629+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	and rax, 7
+; A0 = ternlog(A0, E1, mem512[p + 5480], 0x78)
+%line 549+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm26, zmm13, [rsi + 5480], 120
+; A2 = ternlog(A2, E1, mem512[p + 6157], 0x78)
+%line 560+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm27, zmm13, [rsi + 6157], 120
+; A4 = ternlog(A4, E1, mem512[p + 6834], 0x78)
+%line 571+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm17, zmm13, [rsi + 6834], 120
+; A0 = ternlog(A0, E2, mem512[p + 5544], 0x78)
+%line 550+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm26, zmm16, [rsi + 5544], 120
+; A2 = ternlog(A2, E2, mem512[p + 6221], 0x78)
+%line 561+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm27, zmm16, [rsi + 6221], 120
+; A4 = ternlog(A4, E2, mem512[p + 6898], 0x78)
+%line 572+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm17, zmm16, [rsi + 6898], 120
+; A0 = ternlog(A0, E3, mem512[p + 5608], 0x78)
+%line 551+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm26, zmm0, [rsi + 5608], 120
+; A2 = ternlog(A2, E3, mem512[p + 6285], 0x78)
+%line 562+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm27, zmm0, [rsi + 6285], 120
+; A4 = ternlog(A4, E3, mem512[p + 6962], 0x78)
+%line 573+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm17, zmm0, [rsi + 6962], 120
+; A0 = ternlog(A0, E4, mem512[p + 5672], 0x78)
+%line 552+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm26, zmm24, [rsi + 5672], 120
+; A2 = ternlog(A2, E4, mem512[p + 6349], 0x78)
+%line 563+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm27, zmm24, [rsi + 6349], 120
+; A4 = ternlog(A4, E4, mem512[p + 7026], 0x78)
+%line 574+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm17, zmm24, [rsi + 7026], 120
+; A0 = ternlog(A0, E5, mem512[p + 5736], 0x78)
+%line 553+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm26, zmm23, [rsi + 5736], 120
+; A2 = ternlog(A2, E5, mem512[p + 6413], 0x78)
+%line 564+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm27, zmm23, [rsi + 6413], 120
+; A4 = ternlog(A4, E5, mem512[p + 7090], 0x78)
+%line 575+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm17, zmm23, [rsi + 7090], 120
+; A0 = ternlog(A0, E6, mem512[p + 5800], 0x78)
+%line 554+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm26, zmm22, [rsi + 5800], 120
+; A2 = ternlog(A2, E6, mem512[p + 6477], 0x78)
+%line 565+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm27, zmm22, [rsi + 6477], 120
+; A4 = ternlog(A4, E6, mem512[p + 7154], 0x78)
+%line 576+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm17, zmm22, [rsi + 7154], 120
+; A0 = ternlog(A0, E7, mem512[p + 5864], 0x78)
+%line 555+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm26, zmm21, [rsi + 5864], 120
+; A2 = ternlog(A2, E7, mem512[p + 6541], 0x78)
+%line 566+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm27, zmm21, [rsi + 6541], 120
+; A4 = ternlog(A4, E7, mem512[p + 7218], 0x78)
+%line 577+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm17, zmm21, [rsi + 7218], 120
+; A0 = ternlog(A0, E8, mem512[p + 5928], 0x78)
+%line 556+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm26, zmm19, [rsi + 5928], 120
+; A2 = ternlog(A2, E8, mem512[p + 6605], 0x78)
+%line 567+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm27, zmm19, [rsi + 6605], 120
+; A4 = ternlog(A4, E8, mem512[p + 7282], 0x78)
+%line 578+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm17, zmm19, [rsi + 7282], 120
+; A0 = ternlog(A0, E9, mem512[p + 5992], 0x78)
+%line 557+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm26, zmm18, [rsi + 5992], 120
+; A2 = ternlog(A2, E9, mem512[p + 6669], 0x78)
+%line 568+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm27, zmm18, [rsi + 6669], 120
+; A4 = ternlog(A4, E9, mem512[p + 7346], 0x78)
+%line 579+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm17, zmm18, [rsi + 7346], 120
+; A0 = ternlog(A0, E10, mem512[p + 6029], 0x78)
+%line 558+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm26, zmm20, [rsi + 6029], 120
+; A2 = ternlog(A2, E10, mem512[p + 6706], 0x78)
+%line 569+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm27, zmm20, [rsi + 6706], 120
+; A4 = ternlog(A4, E10, mem512[p + 7383], 0x78)
+%line 580+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm17, zmm20, [rsi + 7383], 120
+; A6 = A0
+%line 581+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqa64 zmm0, zmm26
+; A1 = A0
+%line 582+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqa64 zmm13, zmm26
+; A3 = A0
+%line 583+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqa64 zmm14, zmm26
+; A5 = A0
+%line 584+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqa64 zmm15, zmm26
+; T = shuffle128(A0, A1, 0x44)
+%line 586+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm16, zmm26, zmm13, 68
+; A0 = shuffle128(A0, A1, 0xee)
+%line 587+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm13, zmm26, zmm13, 238
+; T = shuffle128(A2, A3, 0x44)
+%line 589+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm18, zmm27, zmm14, 68
+; A2 = shuffle128(A2, A3, 0xee)
+%line 590+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm27, zmm27, zmm14, 238
+; A0 = A0 ^ T
+%line 588+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm13, zmm13, zmm16
+; T = shuffle128(A4, A5, 0x44)
+%line 592+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm14, zmm17, zmm15, 68
+; A4 = shuffle128(A4, A5, 0xee)
+%line 593+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm17, zmm17, zmm15, 238
+; A2 = A2 ^ T
+%line 591+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm27, zmm27, zmm18
+; T = shuffle128(A6, A7, 0x44)
+%line 595+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm15, zmm0, zmm26, 68
+; A6 = shuffle128(A6, A7, 0xee)
+%line 596+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm0, zmm26, 238
+; A4 = A4 ^ T
+%line 594+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm17, zmm17, zmm14
+; T = shuffle128(A0, A2, 0x88)
+%line 598+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm14, zmm13, zmm27, 136
+; A0 = shuffle128(A0, A2, 0xdd)
+%line 599+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm13, zmm13, zmm27, 221
+; A6 = A6 ^ T
+%line 597+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm15
+; T = shuffle128(A4, A6, 0x88)
+%line 601+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm15, zmm17, zmm0, 136
+; A4 = shuffle128(A4, A6, 0xdd)
+%line 602+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm17, zmm17, zmm0, 221
+; A0 = A0 ^ T
+%line 600+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm13, zmm13, zmm14
+; A4 = A4 ^ T
+%line 603+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm17, zmm17, zmm15
+; T = unpacklo64(A0, A4)
+%line 604+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpunpcklqdq zmm0, zmm13, zmm17
+; A0 = unpackhi64(A0, A4)
+%line 605+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpunpckhqdq zmm13, zmm13, zmm17
+; A0 = A0 ^ T
+%line 606+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm13, zmm13, zmm0
+; T = shuffle32(A0, 0xb1)
+%line 607+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufd zmm0, zmm13, 177
+; A0 = A0 ^ T
+%line 608+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm13, zmm13, zmm0
+; g = extract256(A0, 0)
+%line 609+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm0, zmm13, 0
+; h = extract256(A0, 1)
+%line 610+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vextracti64x4 ymm13, zmm13, 1
+; g = blend32(g, h, 0xaa)
+%line 611+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpblendd ymm0, ymm0, ymm13, 170
+; 8x t = g << 16
+%line 612+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpslld ymm13, ymm0, 16
+; g = g ^ t
+%line 613+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm0, ymm0, ymm13
+; 8x t = g << 8
+%line 614+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpslld ymm13, ymm0, 8
+; g = g ^ t
+%line 615+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm0, ymm0, ymm13
+; 8x t = g << 4
+%line 616+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpslld ymm13, ymm0, 4
+; g = g ^ t
+%line 617+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm0, ymm0, ymm13
+; 8x t = g << 2
+%line 618+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpslld ymm13, ymm0, 2
+; g = g ^ t
+%line 619+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm0, ymm0, ymm13
+; 8x t = g << 1
+%line 620+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpslld ymm13, ymm0, 1
+; g = g ^ t
+%line 621+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord ymm0, ymm0, ymm13
+; g = shufbytes(g, mem256[BYTE3])
+%line 622+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufb ymm0, ymm0, [rel BYTE3]
+; o = movemask8(g)
+%line 623+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpmovmskb r9d, ymm0
+; v = o
+%line 624+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r10, r9
+; v >>= 12
+%line 625+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	shr r10, 12
+; o |= v
+%line 626+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	or r9, r10
 ; o = o & 7
-%line 656+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 627+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	and r9, 7
 ; o = o ^ v
-%line 659+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r9, r10
+%line 630+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	xor r9, rax
 ; mem8[sp + 1] = o
-%line 660+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 631+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r8 + 1], r9b
 ; r0 = mem512[in + 0]
-%line 663+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm15, [r11]
+%line 634+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm23, [r11]
 ; r1 = mem512[in + 64]
-%line 664+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm16, [r11 + 64]
+%line 635+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm24, [r11 + 64]
 ; r2 = mem512[in + 128]
-%line 665+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm14, [r11 + 128]
+%line 636+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm26, [r11 + 128]
 ; r3 = mem512[in + 192]
-%line 666+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm8, [r11 + 192]
+%line 637+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm19, [r11 + 192]
 ; r4 = mem512[in + 256]
-%line 667+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 638+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm0, [r11 + 256]
 ; r5 = mem512[in + 320]
-%line 668+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm5, [r11 + 320]
+%line 639+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm13, [r11 + 320]
 ; r6 = mem512[in + 384]
-%line 669+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm13, [r11 + 384]
+%line 640+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm21, [r11 + 384]
 ; r7 = mem512[in + 448]
-%line 670+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm11, [r11 + 448]
+%line 641+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm20, [r11 + 448]
 ; 8x t0 = r0 >> 32
-%line 671+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm6, zmm15, 32
+%line 642+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm14, zmm23, 32
 ; 8x t0 = r1 >> 32
-%line 677+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm28, zmm16, 32
+%line 648+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm15, zmm24, 32
 ; t0 = ternlog(t0, r4, mk, 0x28)
-%line 673+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm7, [rel LO32]
-	vpternlogd zmm6, zmm0, zmm7, 40
+%line 644+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm16, [rel LO32]
+	vpternlogd zmm14, zmm0, zmm16, 40
 ; t0 = ternlog(t0, r5, mk, 0x28)
-%line 679+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm7, [rel LO32]
-	vpternlogd zmm28, zmm5, zmm7, 40
+%line 650+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm16, [rel LO32]
+	vpternlogd zmm15, zmm13, zmm16, 40
 ; 8x t0 = r2 >> 32
-%line 683+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm12, zmm14, 32
+%line 654+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm22, zmm26, 32
 ; 8x t0 = r3 >> 32
-%line 689+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm27, zmm8, 32
+%line 660+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm27, zmm19, 32
 ; t0 = ternlog(t0, r6, mk, 0x28)
-%line 685+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm7, [rel LO32]
-	vpternlogd zmm12, zmm13, zmm7, 40
+%line 656+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm16, [rel LO32]
+	vpternlogd zmm22, zmm21, zmm16, 40
 ; t0 = ternlog(t0, r7, mk, 0x28)
-%line 691+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm7, [rel LO32]
-	vpternlogd zmm27, zmm11, zmm7, 40
+%line 662+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm16, [rel LO32]
+	vpternlogd zmm27, zmm20, zmm16, 40
 ; r4 = r4 ^ t0
-%line 674+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm10, zmm0, zmm6
+%line 645+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm18, zmm0, zmm14
 ; r5 = r5 ^ t0
-%line 680+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm9, zmm5, zmm28
+%line 651+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm17, zmm13, zmm15
 ; 8x t0 = t0 << 32
-%line 675+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm6, zmm6, 32
+%line 646+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm14, zmm14, 32
 ; 8x t0 = t0 << 32
-%line 681+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm0, zmm28, 32
+%line 652+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm15, zmm15, 32
 ; r6 = r6 ^ t0
-%line 686+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm13, zmm13, zmm12
+%line 657+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm21, zmm21, zmm22
 ; r7 = r7 ^ t0
-%line 692+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm11, zmm11, zmm27
+%line 663+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm20, zmm20, zmm27
 ; r0 = r0 ^ t0
-%line 676+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm15, zmm15, zmm6
+%line 647+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm23, zmm23, zmm14
 ; r1 = r1 ^ t0
-%line 682+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm16, zmm16, zmm0
+%line 653+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm24, zmm24, zmm15
 ; 8x t0 = t0 << 32
-%line 687+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm0, zmm12, 32
+%line 658+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm0, zmm22, 32
 ; r2 = r2 ^ t0
-%line 688+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm0, zmm14, zmm0
+%line 659+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm26, zmm0
 ; 8x t0 = t0 << 32
-%line 693+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm5, zmm27, 32
+%line 664+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm13, zmm27, 32
 ; 8x t0 = r0 >> 16
-%line 695+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm6, zmm15, 16
+%line 666+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm14, zmm23, 16
 ; r3 = r3 ^ t0
-%line 694+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm5, zmm8, zmm5
+%line 665+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm13, zmm19, zmm13
 ; t0 = ternlog(t0, r2, mk, 0x28)
-%line 697+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm7, [rel LO16]
-	vpternlogd zmm6, zmm0, zmm7, 40
+%line 668+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm15, [rel LO16]
+	vpternlogd zmm14, zmm0, zmm15, 40
 ; 8x t0 = r1 >> 16
-%line 701+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm7, zmm16, 16
+%line 672+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm15, zmm24, 16
 ; r2 = r2 ^ t0
-%line 698+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm12, zmm0, zmm6
+%line 669+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm19, zmm0, zmm14
 ; t0 = ternlog(t0, r3, mk, 0x28)
-%line 703+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 674+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm0, [rel LO16]
-	vpternlogd zmm7, zmm5, zmm0, 40
+	vpternlogd zmm15, zmm13, zmm0, 40
 ; 8x t0 = t0 << 16
-%line 699+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm6, zmm6, 16
+%line 670+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm14, zmm14, 16
 ; 8x t0 = r4 >> 16
-%line 707+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm8, zmm10, 16
+%line 678+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm16, zmm18, 16
 ; r3 = r3 ^ t0
-%line 704+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm14, zmm5, zmm7
+%line 675+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm22, zmm13, zmm15
 ; r0 = r0 ^ t0
-%line 700+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm15, zmm15, zmm6
+%line 671+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm23, zmm23, zmm14
 ; t0 = ternlog(t0, r6, mk, 0x28)
-%line 709+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 680+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm0, [rel LO16]
-	vpternlogd zmm8, zmm13, zmm0, 40
+	vpternlogd zmm16, zmm21, zmm0, 40
 ; 8x t0 = t0 << 16
-%line 705+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm7, zmm7, 16
+%line 676+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm15, zmm15, 16
 ; r6 = r6 ^ t0
-%line 710+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm13, zmm13, zmm8
+%line 681+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm21, zmm21, zmm16
 ; r1 = r1 ^ t0
-%line 706+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm0, zmm16, zmm7
+%line 677+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm24, zmm15
 ; 8x t0 = t0 << 16
-%line 711+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm8, zmm8, 16
+%line 682+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm16, zmm16, 16
 ; 8x t0 = r5 >> 16
-%line 713+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm5, zmm9, 16
+%line 684+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm13, zmm17, 16
 ; r4 = r4 ^ t0
-%line 712+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm10, zmm10, zmm8
+%line 683+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm18, zmm18, zmm16
 ; t0 = ternlog(t0, r7, mk, 0x28)
-%line 715+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm6, [rel LO16]
-	vpternlogd zmm5, zmm11, zmm6, 40
+%line 686+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm14, [rel LO16]
+	vpternlogd zmm13, zmm20, zmm14, 40
 ; 8x t0 = r0 >> 8
-%line 719+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm6, zmm15, 8
+%line 690+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm14, zmm23, 8
 ; 8x t0 = r2 >> 8
-%line 725+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm8, zmm12, 8
+%line 696+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm16, zmm19, 8
 ; t0 = ternlog(t0, r1, mk, 0x28)
-%line 721+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm7, [rel LO8]
-	vpternlogd zmm6, zmm0, zmm7, 40
+%line 692+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm15, [rel LO8]
+	vpternlogd zmm14, zmm0, zmm15, 40
 ; t0 = ternlog(t0, r3, mk, 0x28)
-%line 727+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm7, [rel LO8]
-	vpternlogd zmm8, zmm14, zmm7, 40
+%line 698+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm15, [rel LO8]
+	vpternlogd zmm16, zmm22, zmm15, 40
 ; r7 = r7 ^ t0
-%line 716+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm11, zmm11, zmm5
+%line 687+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm20, zmm20, zmm13
 ; r1 = r1 ^ t0
-%line 722+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm7, zmm0, zmm6
+%line 693+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm15, zmm0, zmm14
 ; 8x t0 = t0 << 16
-%line 717+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm5, zmm5, 16
+%line 688+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm13, zmm13, 16
 ; 8x t0 = t0 << 8
-%line 723+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm6, zmm6, 8
+%line 694+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm14, zmm14, 8
 ; r3 = r3 ^ t0
-%line 728+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm14, zmm14, zmm8
+%line 699+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm22, zmm22, zmm16
 ; r5 = r5 ^ t0
-%line 718+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm0, zmm9, zmm5
+%line 689+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm17, zmm13
 ; r0 = r0 ^ t0
-%line 724+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm15, zmm15, zmm6
+%line 695+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm23, zmm23, zmm14
 ; 8x t0 = t0 << 8
-%line 729+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm5, zmm8, 8
+%line 700+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm13, zmm16, 8
 ; 8x t0 = r4 >> 8
-%line 731+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm6, zmm10, 8
+%line 702+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm14, zmm18, 8
 ; r2 = r2 ^ t0
-%line 730+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm12, zmm12, zmm5
+%line 701+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm19, zmm19, zmm13
 ; t0 = ternlog(t0, r5, mk, 0x28)
-%line 733+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm5, [rel LO8]
-	vpternlogd zmm6, zmm0, zmm5, 40
+%line 704+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm13, [rel LO8]
+	vpternlogd zmm14, zmm0, zmm13, 40
 ; 8x t0 = r6 >> 8
-%line 737+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm5, zmm13, 8
+%line 708+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm13, zmm21, 8
 ; r5 = r5 ^ t0
-%line 734+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm9, zmm0, zmm6
+%line 705+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm17, zmm0, zmm14
 ; t0 = ternlog(t0, r7, mk, 0x28)
-%line 739+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 710+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm0, [rel LO8]
-	vpternlogd zmm5, zmm11, zmm0, 40
+	vpternlogd zmm13, zmm20, zmm0, 40
 ; 8x t0 = t0 << 8
-%line 735+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm6, zmm6, 8
+%line 706+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm14, zmm14, 8
 ; t1 = shuffle128(r0, r0, 0x4e)
-%line 743+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm0, zmm15, zmm15, 78
+%line 714+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm23, zmm23, 78
 ; r7 = r7 ^ t0
-%line 740+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm11, zmm11, zmm5
+%line 711+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm20, zmm20, zmm13
 ; r4 = r4 ^ t0
-%line 736+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm10, zmm10, zmm6
+%line 707+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm18, zmm18, zmm14
 ; 8x t0 = t0 << 8
-%line 741+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm5, zmm5, 8
+%line 712+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm13, zmm13, 8
 ; 8x t0 = r0 >> 4
-%line 744+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm6, zmm15, 4
+%line 715+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm14, zmm23, 4
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 746+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm8, [rel M4]
-	vpternlogd zmm6, zmm0, zmm8, 40
+%line 717+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm16, [rel M4]
+	vpternlogd zmm14, zmm0, zmm16, 40
 ; r6 = r6 ^ t0
-%line 742+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpxord zmm13, zmm13, zmm5
+%line 713+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpxord zmm21, zmm21, zmm13
 ; t1 = shuffle128(r1, r1, 0x4e)
-%line 750+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm5, zmm7, zmm7, 78
+%line 721+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm13, zmm15, zmm15, 78
 ; 8x t0 = r1 >> 4
-%line 751+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm8, zmm7, 4
+%line 722+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm16, zmm15, 4
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 747+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm0, zmm6, zmm6, 78
+%line 718+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm14, zmm14, 78
 ; 8x t0 = t0 << 4
-%line 748+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm6, zmm6, 4
+%line 719+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm14, zmm14, 4
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 753+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm16, [rel M4]
-	vpternlogd zmm8, zmm5, zmm16, 40
+%line 724+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm24, [rel M4]
+	vpternlogd zmm16, zmm13, zmm24, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 754+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm5, zmm8, zmm8, 78
+%line 725+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm13, zmm16, zmm16, 78
 ; 8x t0 = t0 << 4
-%line 755+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm8, zmm8, 4
+%line 726+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm16, zmm16, 4
 ; r0 = ternlog(r0, t0, t1, 0x96)
-%line 749+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm6, zmm0, 150
+%line 720+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm23, zmm14, zmm0, 150
 ; t1 = shuffle128(r2, r2, 0x4e)
-%line 757+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm0, zmm12, zmm12, 78
+%line 728+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm19, zmm19, 78
 ; 8x t0 = r2 >> 4
-%line 758+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm6, zmm12, 4
+%line 729+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm14, zmm19, 4
 ; r1 = ternlog(r1, t0, t1, 0x96)
-%line 756+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm8, zmm5, 150
+%line 727+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm15, zmm16, zmm13, 150
 ; t1 = shuffle128(r3, r3, 0x4e)
-%line 764+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm5, zmm14, zmm14, 78
+%line 735+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm13, zmm22, zmm22, 78
 ; 8x t0 = r3 >> 4
-%line 765+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm8, zmm14, 4
+%line 736+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm16, zmm22, 4
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 760+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm16, [rel M4]
-	vpternlogd zmm6, zmm0, zmm16, 40
+%line 731+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm24, [rel M4]
+	vpternlogd zmm14, zmm0, zmm24, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 761+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm0, zmm6, zmm6, 78
+%line 732+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm14, zmm14, 78
 ; 8x t0 = t0 << 4
-%line 762+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm6, zmm6, 4
+%line 733+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm14, zmm14, 4
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 767+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm16, [rel M4]
-	vpternlogd zmm8, zmm5, zmm16, 40
+%line 738+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm24, [rel M4]
+	vpternlogd zmm16, zmm13, zmm24, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 768+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm5, zmm8, zmm8, 78
+%line 739+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm13, zmm16, zmm16, 78
 ; 8x t0 = t0 << 4
-%line 769+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm8, zmm8, 4
+%line 740+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm16, zmm16, 4
 ; r2 = ternlog(r2, t0, t1, 0x96)
-%line 763+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm12, zmm6, zmm0, 150
+%line 734+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm19, zmm14, zmm0, 150
 ; t1 = shuffle128(r4, r4, 0x4e)
-%line 771+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm0, zmm10, zmm10, 78
+%line 742+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm18, zmm18, 78
 ; 8x t0 = r4 >> 4
-%line 772+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm6, zmm10, 4
+%line 743+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm14, zmm18, 4
 ; r3 = ternlog(r3, t0, t1, 0x96)
-%line 770+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm14, zmm8, zmm5, 150
+%line 741+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm22, zmm16, zmm13, 150
 ; t1 = shuffle128(r5, r5, 0x4e)
-%line 778+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm5, zmm9, zmm9, 78
+%line 749+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm13, zmm17, zmm17, 78
 ; 8x t0 = r5 >> 4
-%line 779+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm8, zmm9, 4
+%line 750+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm16, zmm17, 4
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 774+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm16, [rel M4]
-	vpternlogd zmm6, zmm0, zmm16, 40
+%line 745+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm24, [rel M4]
+	vpternlogd zmm14, zmm0, zmm24, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 775+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm0, zmm6, zmm6, 78
+%line 746+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm14, zmm14, 78
 ; 8x t0 = t0 << 4
-%line 776+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm6, zmm6, 4
+%line 747+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm14, zmm14, 4
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 781+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm16, [rel M4]
-	vpternlogd zmm8, zmm5, zmm16, 40
+%line 752+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm24, [rel M4]
+	vpternlogd zmm16, zmm13, zmm24, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 782+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm5, zmm8, zmm8, 78
+%line 753+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm13, zmm16, zmm16, 78
 ; 8x t0 = t0 << 4
-%line 783+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm8, zmm8, 4
+%line 754+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm16, zmm16, 4
 ; r4 = ternlog(r4, t0, t1, 0x96)
-%line 777+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm10, zmm6, zmm0, 150
+%line 748+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm18, zmm14, zmm0, 150
 ; t1 = shuffle128(r6, r6, 0x4e)
-%line 785+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm0, zmm13, zmm13, 78
+%line 756+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm21, zmm21, 78
 ; 8x t0 = r6 >> 4
-%line 786+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm6, zmm13, 4
+%line 757+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm14, zmm21, 4
 ; r5 = ternlog(r5, t0, t1, 0x96)
-%line 784+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm8, zmm5, 150
+%line 755+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm17, zmm16, zmm13, 150
 ; t1 = shuffle128(r7, r7, 0x4e)
-%line 792+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm5, zmm11, zmm11, 78
+%line 763+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm13, zmm20, zmm20, 78
 ; 8x t0 = r7 >> 4
-%line 793+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm8, zmm11, 4
+%line 764+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm16, zmm20, 4
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 788+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm16, [rel M4]
-	vpternlogd zmm6, zmm0, zmm16, 40
+%line 759+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm24, [rel M4]
+	vpternlogd zmm14, zmm0, zmm24, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 789+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm0, zmm6, zmm6, 78
+%line 760+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm14, zmm14, 78
 ; 8x t0 = t0 << 4
-%line 790+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm6, zmm6, 4
+%line 761+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm14, zmm14, 4
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 795+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm16, [rel M4]
-	vpternlogd zmm8, zmm5, zmm16, 40
+%line 766+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm24, [rel M4]
+	vpternlogd zmm16, zmm13, zmm24, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 796+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm5, zmm8, zmm8, 78
+%line 767+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm13, zmm16, zmm16, 78
 ; 8x t0 = t0 << 4
-%line 797+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm8, zmm8, 4
+%line 768+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm16, zmm16, 4
 ; r6 = ternlog(r6, t0, t1, 0x96)
-%line 791+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm13, zmm6, zmm0, 150
+%line 762+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm21, zmm14, zmm0, 150
 ; t1 = shuffle128(r0, r0, 0xb1)
-%line 799+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm0, zmm15, zmm15, 177
+%line 770+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm23, zmm23, 177
 ; 8x t0 = r0 >> 2
-%line 800+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm6, zmm15, 2
+%line 771+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm14, zmm23, 2
 ; r7 = ternlog(r7, t0, t1, 0x96)
-%line 798+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm11, zmm8, zmm5, 150
+%line 769+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm20, zmm16, zmm13, 150
 ; t1 = shuffle128(r1, r1, 0xb1)
-%line 806+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm5, zmm7, zmm7, 177
+%line 777+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm13, zmm15, zmm15, 177
 ; 8x t0 = r1 >> 2
-%line 807+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm8, zmm7, 2
+%line 778+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm16, zmm15, 2
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 802+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm16, [rel M2]
-	vpternlogd zmm6, zmm0, zmm16, 40
+%line 773+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm24, [rel M2]
+	vpternlogd zmm14, zmm0, zmm24, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 803+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm0, zmm6, zmm6, 177
+%line 774+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm14, zmm14, 177
 ; 8x t0 = t0 << 2
-%line 804+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm6, zmm6, 2
+%line 775+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm14, zmm14, 2
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 809+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm16, [rel M2]
-	vpternlogd zmm8, zmm5, zmm16, 40
+%line 780+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm24, [rel M2]
+	vpternlogd zmm16, zmm13, zmm24, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 810+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm5, zmm8, zmm8, 177
+%line 781+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm13, zmm16, zmm16, 177
 ; 8x t0 = t0 << 2
-%line 811+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm8, zmm8, 2
+%line 782+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm16, zmm16, 2
 ; r0 = ternlog(r0, t0, t1, 0x96)
-%line 805+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm6, zmm0, 150
+%line 776+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm23, zmm14, zmm0, 150
 ; t1 = shuffle128(r2, r2, 0xb1)
-%line 813+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm0, zmm12, zmm12, 177
+%line 784+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm19, zmm19, 177
 ; 8x t0 = r2 >> 2
-%line 814+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm6, zmm12, 2
+%line 785+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm14, zmm19, 2
 ; r1 = ternlog(r1, t0, t1, 0x96)
-%line 812+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm8, zmm5, 150
+%line 783+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm15, zmm16, zmm13, 150
 ; t1 = shuffle128(r3, r3, 0xb1)
-%line 820+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm5, zmm14, zmm14, 177
+%line 791+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm13, zmm22, zmm22, 177
 ; 8x t0 = r3 >> 2
-%line 821+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm8, zmm14, 2
+%line 792+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm16, zmm22, 2
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 816+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm0, zmm26, 40
+%line 787+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 zmm24, [rel M2]
+	vpternlogd zmm14, zmm0, zmm24, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 817+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm0, zmm6, zmm6, 177
+%line 788+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm14, zmm14, 177
 ; 8x t0 = t0 << 2
-%line 818+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm6, zmm6, 2
+%line 789+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm14, zmm14, 2
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 823+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm5, zmm25, 40
+%line 794+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm16, zmm13, zmm25, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 824+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm5, zmm8, zmm8, 177
+%line 795+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm13, zmm16, zmm16, 177
 ; 8x t0 = t0 << 2
-%line 825+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm8, zmm8, 2
+%line 796+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm16, zmm16, 2
 ; r2 = ternlog(r2, t0, t1, 0x96)
-%line 819+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm12, zmm6, zmm0, 150
+%line 790+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm19, zmm14, zmm0, 150
 ; t1 = shuffle128(r4, r4, 0xb1)
-%line 827+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm0, zmm10, zmm10, 177
+%line 798+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm18, zmm18, 177
 ; 8x t0 = r4 >> 2
-%line 828+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm6, zmm10, 2
+%line 799+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm14, zmm18, 2
 ; r3 = ternlog(r3, t0, t1, 0x96)
-%line 826+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm14, zmm8, zmm5, 150
+%line 797+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm22, zmm16, zmm13, 150
 ; t1 = shuffle128(r5, r5, 0xb1)
-%line 834+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm5, zmm9, zmm9, 177
+%line 805+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm13, zmm17, zmm17, 177
 ; 8x t0 = r5 >> 2
-%line 835+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm8, zmm9, 2
+%line 806+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm16, zmm17, 2
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 830+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm0, zmm24, 40
+%line 801+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm14, zmm0, zmm12, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 831+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm0, zmm6, zmm6, 177
+%line 802+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm14, zmm14, 177
 ; 8x t0 = t0 << 2
-%line 832+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm6, zmm6, 2
+%line 803+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm14, zmm14, 2
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 837+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm5, zmm23, 40
+%line 808+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm16, zmm13, zmm11, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 838+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm5, zmm8, zmm8, 177
+%line 809+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm11, zmm16, zmm16, 177
 ; 8x t0 = t0 << 2
-%line 839+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm8, zmm8, 2
+%line 810+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm16, zmm16, 2
 ; r4 = ternlog(r4, t0, t1, 0x96)
-%line 833+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm10, zmm6, zmm0, 150
+%line 804+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm18, zmm14, zmm0, 150
 ; t1 = shuffle128(r6, r6, 0xb1)
-%line 841+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm0, zmm13, zmm13, 177
+%line 812+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm21, zmm21, 177
 ; 8x t0 = r6 >> 2
-%line 842+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm6, zmm13, 2
+%line 813+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm12, zmm21, 2
 ; r5 = ternlog(r5, t0, t1, 0x96)
-%line 840+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm8, zmm5, 150
+%line 811+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm17, zmm16, zmm11, 150
 ; t1 = shuffle128(r7, r7, 0xb1)
-%line 848+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm5, zmm11, zmm11, 177
+%line 819+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm11, zmm20, zmm20, 177
 ; 8x t0 = r7 >> 2
-%line 849+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm8, zmm11, 2
+%line 820+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm13, zmm20, 2
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 844+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm0, zmm22, 40
+%line 815+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm12, zmm0, zmm10, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 845+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm0, zmm6, zmm6, 177
+%line 816+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm12, zmm12, 177
 ; 8x t0 = t0 << 2
-%line 846+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm6, zmm6, 2
+%line 817+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm12, zmm12, 2
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 851+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm5, zmm21, 40
+%line 822+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm13, zmm11, zmm9, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 852+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vshufi32x4 zmm5, zmm8, zmm8, 177
+%line 823+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vshufi32x4 zmm9, zmm13, zmm13, 177
 ; 8x t0 = t0 << 2
-%line 853+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm8, zmm8, 2
+%line 824+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm13, zmm13, 2
 ; r6 = ternlog(r6, t0, t1, 0x96)
-%line 847+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm13, zmm6, zmm0, 150
+%line 818+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm21, zmm12, zmm0, 150
 ; t1 = shuffle32(r0, 0x4e)
-%line 855+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd zmm0, zmm15, 78
+%line 826+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufd zmm0, zmm23, 78
 ; 8x t0 = r0 >> 1
-%line 856+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm6, zmm15, 1
+%line 827+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm10, zmm23, 1
 ; r7 = ternlog(r7, t0, t1, 0x96)
-%line 854+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm11, zmm8, zmm5, 150
+%line 825+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm20, zmm13, zmm9, 150
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 858+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm0, zmm20, 40
+%line 829+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm10, zmm0, zmm8, 40
 ; t1 = shuffle32(r1, 0x4e)
-%line 862+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd zmm5, zmm7, 78
+%line 833+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufd zmm8, zmm15, 78
 ; 8x t0 = r1 >> 1
-%line 863+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm8, zmm7, 1
+%line 834+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm9, zmm15, 1
 ; t1 = shuffle32(t0, 0x4e)
-%line 859+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd zmm0, zmm6, 78
+%line 830+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufd zmm0, zmm10, 78
 ; 8x t0 = t0 << 1
-%line 860+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm6, zmm6, 1
+%line 831+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm10, zmm10, 1
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 865+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm8, zmm5, zmm19, 40
+%line 836+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm9, zmm8, zmm7, 40
 ; r0 = ternlog(r0, t0, t1, 0x96)
-%line 861+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm6, zmm0, 150
+%line 832+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm23, zmm10, zmm0, 150
 ; t1 = shuffle32(t0, 0x4e)
-%line 866+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd zmm0, zmm8, 78
+%line 837+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufd zmm0, zmm9, 78
 ; 8x t0 = t0 << 1
-%line 867+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm8, zmm8, 1
+%line 838+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm9, zmm9, 1
 ; mem512[out + 0] = r0
-%line 911+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r11], zmm15
+%line 882+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 [r11], zmm23
 ; r1 = ternlog(r1, t0, t1, 0x96)
-%line 868+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm8, zmm0, 150
+%line 839+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm15, zmm9, zmm0, 150
 ; t1 = shuffle32(r2, 0x4e)
-%line 869+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd zmm0, zmm12, 78
+%line 840+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufd zmm0, zmm19, 78
 ; 8x t0 = r2 >> 1
-%line 870+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm5, zmm12, 1
+%line 841+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm7, zmm19, 1
 ; mem512[out + 64] = r1
-%line 912+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r11 + 64], zmm7
+%line 883+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 [r11 + 64], zmm15
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 872+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm0, zmm18, 40
+%line 843+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm0, zmm6, 40
 ; t1 = shuffle32(r3, 0x4e)
-%line 876+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd zmm6, zmm14, 78
+%line 847+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufd zmm6, zmm22, 78
 ; 8x t0 = r3 >> 1
-%line 877+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm7, zmm14, 1
+%line 848+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm8, zmm22, 1
 ; t1 = shuffle32(t0, 0x4e)
-%line 873+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd zmm0, zmm5, 78
-; 8x t0 = t0 << 1
-%line 874+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsllq zmm5, zmm5, 1
-; t0 = ternlog(t0, t1, mk, 0x28)
-%line 879+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm6, zmm17, 40
-; r2 = ternlog(r2, t0, t1, 0x96)
-%line 875+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm12, zmm5, zmm0, 150
-; t1 = shuffle32(t0, 0x4e)
-%line 880+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 844+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm7, 78
 ; 8x t0 = t0 << 1
-%line 881+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 845+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm7, zmm7, 1
-; mem512[out + 128] = r2
-%line 913+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r11 + 128], zmm12
-; r3 = ternlog(r3, t0, t1, 0x96)
-%line 882+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm14, zmm7, zmm0, 150
-; t1 = shuffle32(r4, 0x4e)
-%line 883+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd zmm0, zmm10, 78
-; 8x t0 = r4 >> 1
-%line 884+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm5, zmm10, 1
-; mem512[out + 192] = r3
-%line 914+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r11 + 192], zmm14
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 886+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 850+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm8, zmm6, zmm5, 40
+; r2 = ternlog(r2, t0, t1, 0x96)
+%line 846+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm19, zmm7, zmm0, 150
+; t1 = shuffle32(t0, 0x4e)
+%line 851+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufd zmm0, zmm8, 78
+; 8x t0 = t0 << 1
+%line 852+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsllq zmm8, zmm8, 1
+; mem512[out + 128] = r2
+%line 884+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 [r11 + 128], zmm19
+; r3 = ternlog(r3, t0, t1, 0x96)
+%line 853+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm22, zmm8, zmm0, 150
+; t1 = shuffle32(r4, 0x4e)
+%line 854+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufd zmm0, zmm18, 78
+; 8x t0 = r4 >> 1
+%line 855+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm5, zmm18, 1
+; mem512[out + 192] = r3
+%line 885+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 [r11 + 192], zmm22
+; t0 = ternlog(t0, t1, mk, 0x28)
+%line 857+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm0, zmm4, 40
 ; t1 = shuffle32(r5, 0x4e)
-%line 890+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd zmm4, zmm9, 78
+%line 861+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufd zmm4, zmm17, 78
 ; 8x t0 = r5 >> 1
-%line 891+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm6, zmm9, 1
+%line 862+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm6, zmm17, 1
 ; t1 = shuffle32(t0, 0x4e)
-%line 887+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 858+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm5, 78
 ; 8x t0 = t0 << 1
-%line 888+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 859+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm5, zmm5, 1
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 893+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 864+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm4, zmm3, 40
 ; r4 = ternlog(r4, t0, t1, 0x96)
-%line 889+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm10, zmm5, zmm0, 150
+%line 860+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm18, zmm5, zmm0, 150
 ; t1 = shuffle32(t0, 0x4e)
-%line 894+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 865+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm6, 78
 ; 8x t0 = t0 << 1
-%line 895+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 866+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm6, zmm6, 1
 ; mem512[out + 256] = r4
-%line 915+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r11 + 256], zmm10
+%line 886+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 [r11 + 256], zmm18
 ; r5 = ternlog(r5, t0, t1, 0x96)
-%line 896+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm9, zmm6, zmm0, 150
+%line 867+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm17, zmm6, zmm0, 150
 ; t1 = shuffle32(r6, 0x4e)
-%line 897+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd zmm0, zmm13, 78
+%line 868+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufd zmm0, zmm21, 78
 ; 8x t0 = r6 >> 1
-%line 898+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm3, zmm13, 1
+%line 869+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm3, zmm21, 1
 ; mem512[out + 320] = r5
-%line 916+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r11 + 320], zmm9
+%line 887+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 [r11 + 320], zmm17
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 900+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 871+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm0, zmm2, 40
 ; t1 = shuffle32(r7, 0x4e)
-%line 904+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpshufd zmm2, zmm11, 78
+%line 875+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpshufd zmm2, zmm20, 78
 ; 8x t0 = r7 >> 1
-%line 905+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpsrlq zmm4, zmm11, 1
+%line 876+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpsrlq zmm4, zmm20, 1
 ; t1 = shuffle32(t0, 0x4e)
-%line 901+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 872+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm3, 78
 ; 8x t0 = t0 << 1
-%line 902+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 873+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm3, zmm3, 1
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 907+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 878+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm2, zmm1, 40
 ; r6 = ternlog(r6, t0, t1, 0x96)
-%line 903+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm13, zmm3, zmm0, 150
+%line 874+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm21, zmm3, zmm0, 150
 ; t1 = shuffle32(t0, 0x4e)
-%line 908+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 879+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm4, 78
 ; 8x t0 = t0 << 1
-%line 909+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 880+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsllq zmm4, zmm4, 1
 ; mem512[out + 384] = r6
-%line 917+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r11 + 384], zmm13
+%line 888+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 [r11 + 384], zmm21
 ; r7 = ternlog(r7, t0, t1, 0x96)
-%line 910+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm11, zmm4, zmm0, 150
+%line 881+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vpternlogd zmm20, zmm4, zmm0, 150
 ; mem512[out + 448] = r7
-%line 918+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r11 + 448], zmm11
+%line 889+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	vmovdqu64 [r11 + 448], zmm20
 ; x = mem64[bt + 0]
-%line 920+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rcx]
+%line 891+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r8, [rbx]
 ; v = mem64[e + 0]
-%line 921+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 892+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx]
 ; x = x ^ v
-%line 922+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 893+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 0] = x
-%line 923+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 894+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi], r8
 ; x = mem64[bt + 8]
-%line 924+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rcx + 8]
+%line 895+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r8, [rbx + 8]
 ; v = mem64[e + 8]
-%line 925+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 896+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 8]
 ; x = x ^ v
-%line 926+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 897+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 8] = x
-%line 927+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 898+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 8], r8
 ; x = mem64[bt + 16]
-%line 928+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rcx + 16]
+%line 899+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r8, [rbx + 16]
 ; v = mem64[e + 16]
-%line 929+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 900+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 16]
 ; x = x ^ v
-%line 930+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 901+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 16] = x
-%line 931+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 902+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 16], r8
 ; x = mem64[bt + 24]
-%line 932+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rcx + 24]
+%line 903+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r8, [rbx + 24]
 ; v = mem64[e + 24]
-%line 933+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 904+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 24]
 ; x = x ^ v
-%line 934+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 905+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 24] = x
-%line 935+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 906+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 24], r8
 ; x = mem64[bt + 32]
-%line 936+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rcx + 32]
+%line 907+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r8, [rbx + 32]
 ; v = mem64[e + 32]
-%line 937+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 908+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 32]
 ; x = x ^ v
-%line 938+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 909+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 32] = x
-%line 939+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 910+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 32], r8
 ; x = mem64[bt + 40]
-%line 940+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rcx + 40]
+%line 911+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r8, [rbx + 40]
 ; v = mem64[e + 40]
-%line 941+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 912+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 40]
 ; x = x ^ v
-%line 942+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 913+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 40] = x
-%line 943+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 914+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 40], r8
 ; x = mem64[bt + 48]
-%line 944+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rcx + 48]
+%line 915+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r8, [rbx + 48]
 ; v = mem64[e + 48]
-%line 945+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 916+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 48]
 ; x = x ^ v
-%line 946+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 917+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 48] = x
-%line 947+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 918+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 48], r8
 ; x = mem64[bt + 56]
-%line 948+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rcx + 56]
+%line 919+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r8, [rbx + 56]
 ; v = mem64[e + 56]
-%line 949+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 920+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 56]
 ; x = x ^ v
-%line 950+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 921+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 56] = x
-%line 951+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 922+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 56], r8
 ; x = mem64[bt + 64]
-%line 952+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rcx + 64]
+%line 923+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r8, [rbx + 64]
 ; v = mem64[e + 64]
-%line 953+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 924+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 64]
 ; x = x ^ v
-%line 954+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 925+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 64] = x
-%line 955+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 926+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 64], r8
 ; x = mem64[bt + 72]
-%line 956+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rcx + 72]
+%line 927+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r8, [rbx + 72]
 ; v = mem64[e + 72]
-%line 957+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 928+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 72]
 ; x = x ^ v
-%line 958+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 929+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 72] = x
-%line 959+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 930+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 72], r8
 ; x = mem64[bt + 80]
-%line 960+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rcx + 80]
+%line 931+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r8, [rbx + 80]
 ; v = mem64[e + 80]
-%line 961+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 932+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 80]
 ; x = x ^ v
-%line 962+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 933+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 80] = x
-%line 963+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 934+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 80], r8
 ; x = mem64[bt + 88]
-%line 964+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rcx + 88]
+%line 935+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r8, [rbx + 88]
 ; v = mem64[e + 88]
-%line 965+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 936+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 88]
 ; x = x ^ v
-%line 966+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 937+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 88] = x
-%line 967+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 938+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 88], r8
 ; x = mem64[bt + 96]
-%line 968+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rcx + 96]
+%line 939+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r8, [rbx + 96]
 ; v = mem64[e + 96]
-%line 969+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 940+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 96]
 ; x = x ^ v
-%line 970+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 941+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 96] = x
-%line 971+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 942+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 96], r8
 ; x = mem64[bt + 104]
-%line 972+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rcx + 104]
+%line 943+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r8, [rbx + 104]
 ; v = mem64[e + 104]
-%line 973+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 944+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 104]
 ; x = x ^ v
-%line 974+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 945+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 104] = x
-%line 975+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 946+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 104], r8
 ; x = mem64[bt + 112]
-%line 976+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rcx + 112]
+%line 947+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r8, [rbx + 112]
 ; v = mem64[e + 112]
-%line 977+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 948+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 112]
 ; x = x ^ v
-%line 978+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 949+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 112] = x
-%line 979+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 950+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 112], r8
 ; x = mem64[bt + 120]
-%line 980+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rcx + 120]
+%line 951+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r8, [rbx + 120]
 ; v = mem64[e + 120]
-%line 981+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 952+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 120]
 ; x = x ^ v
-%line 982+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 953+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 120] = x
-%line 983+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 954+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 120], r8
 ; x = mem64[bt + 128]
-%line 984+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rcx + 128]
+%line 955+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r8, [rbx + 128]
 ; v = mem64[e + 128]
-%line 985+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 956+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 128]
 ; x = x ^ v
-%line 986+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 957+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 128] = x
-%line 987+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 958+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 128], r8
 ; x = mem64[bt + 136]
-%line 988+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rcx + 136]
+%line 959+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r8, [rbx + 136]
 ; v = mem64[e + 136]
-%line 989+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 960+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 136]
 ; x = x ^ v
-%line 990+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 961+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 136] = x
-%line 991+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 962+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 136], r8
 ; x = mem64[bt + 144]
-%line 992+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rcx + 144]
+%line 963+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r8, [rbx + 144]
 ; v = mem64[e + 144]
-%line 993+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 964+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 144]
 ; x = x ^ v
-%line 994+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 965+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 144] = x
-%line 995+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 966+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 144], r8
 ; x = mem64[bt + 152]
-%line 996+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rcx + 152]
+%line 967+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r8, [rbx + 152]
 ; v = mem64[e + 152]
-%line 997+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 968+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 152]
 ; x = x ^ v
-%line 998+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 969+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 152] = x
-%line 999+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 970+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 152], r8
 ; x = mem64[bt + 160]
-%line 1000+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rcx + 160]
+%line 971+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r8, [rbx + 160]
 ; v = mem64[e + 160]
-%line 1001+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 972+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 160]
 ; x = x ^ v
-%line 1002+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 973+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 160] = x
-%line 1003+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 974+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 160], r8
 ; x = mem64[bt + 168]
-%line 1004+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rcx + 168]
+%line 975+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r8, [rbx + 168]
 ; v = mem64[e + 168]
-%line 1005+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 976+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 168]
 ; x = x ^ v
-%line 1006+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 977+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 168] = x
-%line 1007+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 978+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 168], r8
 ; x = mem64[bt + 176]
-%line 1008+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rcx + 176]
+%line 979+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r8, [rbx + 176]
 ; v = mem64[e + 176]
-%line 1009+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 980+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 176]
 ; x = x ^ v
-%line 1010+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 981+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 176] = x
-%line 1011+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 982+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 176], r8
 ; x = mem64[bt + 184]
-%line 1012+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rcx + 184]
+%line 983+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+	mov r8, [rbx + 184]
 ; v = mem64[e + 184]
-%line 1013+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 984+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 184]
 ; x = x ^ v
-%line 1014+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 985+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem64[s + 184] = x
-%line 1015+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 986+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov [rdi + 184], r8
 ; leave
-%line 1016+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
+%line 987+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vzeroupper
 	mov rsp, [rsp + 1344]
+	pop rbp
 	pop rbx
 	ret
 .end:
@@ -2967,6 +2877,9 @@ M2:
 align 64
 M1:
 	dq 0x5555555555555555, 0x0, 0x5555555555555555, 0x0, 0x5555555555555555, 0x0, 0x5555555555555555, 0x0
+align 64
+BYTE3:
+	dq 0x808080800f0b0703, 0x8080808080808080, 0x808080800f0b0703, 0x8080808080808080
 align 64
 TAILMASK:
 	dq 0x0, 0x0, 0x0, 0xffffffffff000000, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff

@@ -3,2199 +3,2717 @@ default rel
 %use smartalign
 alignmode p6, 32
 
-; requires: avx avx2 avx512f avx512vl
+; requires: avx2 avx512f avx512vl
 section .text
 global qhasm_kernel_mceliece348864_syndrome_amd64_avx512_syndrome:function (qhasm_kernel_mceliece348864_syndrome_amd64_avx512_syndrome.end - qhasm_kernel_mceliece348864_syndrome_amd64_avx512_syndrome)
 align 32
 qhasm_kernel_mceliece348864_syndrome_amd64_avx512_syndrome:
+	push rbx
 	mov r11, rsp
 	sub rsp, 1088
 	and rsp, -64
 	mov [rsp + 1024], r11
 ; Z = 0
-%line 22+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 23+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm0
 ; eb = &EBZ
-%line 23+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 24+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	lea r8, [rsp + 0]
 ; mem512[eb + 0] = Z
-%line 24+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 25+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r8], zmm0
 ; mem512[eb + 64] = Z
-%line 25+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 26+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 64], zmm0
 ; mem512[eb + 128] = Z
-%line 26+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 27+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 128], zmm0
 ; mem512[eb + 192] = Z
-%line 27+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 28+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 192], zmm0
 ; mem512[eb + 256] = Z
-%line 28+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 29+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 256], zmm0
 ; mem512[eb + 320] = Z
-%line 29+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 30+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 320], zmm0
 ; mem512[eb + 384] = Z
-%line 30+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 31+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 384], zmm0
 ; mem512[eb + 448] = Z
-%line 31+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 32+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 448], zmm0
 ; bt = &BITS
-%line 32+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 33+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	lea r9, [rsp + 512]
 ; mem512[bt + 0] = Z
-%line 33+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 34+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r9], zmm0
 ; mem512[bt + 64] = Z
-%line 34+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 35+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r9 + 64], zmm0
 ; mem512[bt + 128] = Z
-%line 35+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 36+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r9 + 128], zmm0
 ; mem512[bt + 192] = Z
-%line 36+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 37+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r9 + 192], zmm0
 ; mem512[bt + 256] = Z
-%line 37+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 38+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r9 + 256], zmm0
 ; mem512[bt + 320] = Z
-%line 38+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 39+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r9 + 320], zmm0
 ; mem512[bt + 384] = Z
-%line 39+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 40+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r9 + 384], zmm0
 ; mem512[bt + 448] = Z
-%line 40+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 41+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r9 + 448], zmm0
 ; p = e + 96
-%line 41+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 42+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	lea r9, [rdx + 96]
 ; eb = eb + 64
-%line 42+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 43+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	add r8, 64
 ; i = 42
-%line 43+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 44+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r10, 42
 	mov r11, r8
 align 32
 .Lcopy:
 ; x = mem64[p + 0]
-%line 45+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 46+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r8, [r9]
 ; mem64[eb + 0] = x
-%line 46+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 47+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov [r11], r8
 ; p = p + 8
-%line 47+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 48+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	add r9, 8
 ; eb = eb + 8
-%line 48+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 49+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	add r11, 8
 ; i = i - 1
-%line 49+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 50+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	sub r10, 1
 ; =? i - 0
-%line 50+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 51+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	cmp r10, 0
 ; goto copy if !=
-%line 51+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 52+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	jne .Lcopy
 ; x = mem8[p + 0]
-%line 52+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 53+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r8, r11
 	movzx r10d, byte [r9]
 ; mem8[eb + 0] = x
-%line 53+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 54+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r8], r10b
 ; x = mem8[p + 1]
-%line 54+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 55+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r10d, byte [r9 + 1]
 ; mem8[eb + 1] = x
-%line 55+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 56+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r8 + 1], r10b
 ; x = mem8[p + 2]
-%line 56+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 57+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r10d, byte [r9 + 2]
 ; mem8[eb + 2] = x
-%line 57+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 58+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r8 + 2], r10b
 ; x = mem8[p + 3]
-%line 58+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 59+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, byte [r9 + 3]
 ; mem8[eb + 3] = x
-%line 59+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 60+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov byte [r8 + 3], r9b
 ; eb = &EBZ
-%line 61+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	lea r10, [rsp + 0]
-; eb = eb + 64
 %line 62+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add r10, 64
-; bt = &BITS
+	lea r11, [rsp + 0]
+; eb = eb + 64
 %line 63+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	lea rax, [rsp + 512]
-; i = 16
+	add r11, 64
+; bt = &BITS
 %line 64+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov rcx, 16
+	lea rcx, [rsp + 512]
+; i = 16
+%line 65+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov rbx, 16
 align 32
 .Lclasses:
 ; o = rs & 63
-%line 66+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 67+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r8, rsi
 	and r8, 63
 ; q = rs - o
-%line 67+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r11, rsi
-	sub r11, r8
-; ee = eb - o
 %line 68+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r9, r10
+	mov rax, rsi
+	sub rax, r8
+; ee = eb - o
+%line 69+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov r9, r11
 	sub r9, r8
 ; E0 = mem512[ee + 0]
-%line 69+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 70+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm9, [r9]
 ; E1 = mem512[ee + 64]
-%line 70+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 71+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm10, [r9 + 64]
 ; E2 = mem512[ee + 128]
-%line 71+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 72+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm11, [r9 + 128]
 ; E3 = mem512[ee + 192]
-%line 72+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 73+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm12, [r9 + 192]
 ; E4 = mem512[ee + 256]
-%line 73+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 74+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm13, [r9 + 256]
 ; E5 = mem512[ee + 320]
-%line 74+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 75+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm14, [r9 + 320]
 ; E6 = mem512[ee + 384]
-%line 75+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovdqu64 zmm15, [r9 + 384]
-; j = 6
 %line 76+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r9, 6
-; unsigned<? o - 45
+	vmovdqu64 zmm15, [r9 + 384]
+; j = 3
 %line 77+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov r10, 3
+; unsigned<? o - 45
+%line 78+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	cmp r8, 45
 ; goto short if unsigned<
-%line 78+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 79+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	jb .Lshort
 align 32
 .Llong:
 ; A0 = E0 & mem512[q + 0]
-%line 80+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm0, zmm9, [r11]
-; A0 = ternlog(A0, E1, mem512[q + 64], 0x78)
 %line 81+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm10, [r11 + 64], 120
-; A0 = ternlog(A0, E2, mem512[q + 128], 0x78)
+	vpandd zmm0, zmm9, [rax]
+; A0 = ternlog(A0, E1, mem512[q + 64], 0x78)
 %line 82+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm11, [r11 + 128], 120
-; A0 = ternlog(A0, E3, mem512[q + 192], 0x78)
+	vpternlogd zmm0, zmm10, [rax + 64], 120
+; A0 = ternlog(A0, E2, mem512[q + 128], 0x78)
 %line 83+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm12, [r11 + 192], 120
-; A0 = ternlog(A0, E4, mem512[q + 256], 0x78)
+	vpternlogd zmm0, zmm11, [rax + 128], 120
+; A0 = ternlog(A0, E3, mem512[q + 192], 0x78)
 %line 84+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm13, [r11 + 256], 120
-; A0 = ternlog(A0, E5, mem512[q + 320], 0x78)
+	vpternlogd zmm0, zmm12, [rax + 192], 120
+; A0 = ternlog(A0, E4, mem512[q + 256], 0x78)
 %line 85+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm14, [r11 + 320], 120
-; A0 = ternlog(A0, E6, mem512[q + 384], 0x78)
+	vpternlogd zmm0, zmm13, [rax + 256], 120
+; A0 = ternlog(A0, E5, mem512[q + 320], 0x78)
 %line 86+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm15, [r11 + 384], 120
-; A2 = E0 & mem512[q + 5440]
+	vpternlogd zmm0, zmm14, [rax + 320], 120
+; A0 = ternlog(A0, E6, mem512[q + 384], 0x78)
 %line 87+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm1, zmm9, [r11 + 5440]
-; A2 = ternlog(A2, E1, mem512[q + 5504], 0x78)
+	vpternlogd zmm0, zmm15, [rax + 384], 120
+; A2 = E0 & mem512[q + 5440]
 %line 88+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm10, [r11 + 5504], 120
-; A2 = ternlog(A2, E2, mem512[q + 5568], 0x78)
+	vpandd zmm1, zmm9, [rax + 5440]
+; A2 = ternlog(A2, E1, mem512[q + 5504], 0x78)
 %line 89+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm11, [r11 + 5568], 120
-; A2 = ternlog(A2, E3, mem512[q + 5632], 0x78)
+	vpternlogd zmm1, zmm10, [rax + 5504], 120
+; A2 = ternlog(A2, E2, mem512[q + 5568], 0x78)
 %line 90+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm12, [r11 + 5632], 120
-; A2 = ternlog(A2, E4, mem512[q + 5696], 0x78)
+	vpternlogd zmm1, zmm11, [rax + 5568], 120
+; A2 = ternlog(A2, E3, mem512[q + 5632], 0x78)
 %line 91+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm13, [r11 + 5696], 120
-; A2 = ternlog(A2, E5, mem512[q + 5760], 0x78)
+	vpternlogd zmm1, zmm12, [rax + 5632], 120
+; A2 = ternlog(A2, E4, mem512[q + 5696], 0x78)
 %line 92+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm14, [r11 + 5760], 120
-; A2 = ternlog(A2, E6, mem512[q + 5824], 0x78)
+	vpternlogd zmm1, zmm13, [rax + 5696], 120
+; A2 = ternlog(A2, E5, mem512[q + 5760], 0x78)
 %line 93+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm15, [r11 + 5824], 120
-; A1 = E0 & mem512[q + 10880]
+	vpternlogd zmm1, zmm14, [rax + 5760], 120
+; A2 = ternlog(A2, E6, mem512[q + 5824], 0x78)
 %line 94+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm2, zmm9, [r11 + 10880]
-; A1 = ternlog(A1, E1, mem512[q + 10944], 0x78)
+	vpternlogd zmm1, zmm15, [rax + 5824], 120
+; A4 = E0 & mem512[q + 10880]
 %line 95+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm10, [r11 + 10944], 120
-; A1 = ternlog(A1, E2, mem512[q + 11008], 0x78)
+	vpandd zmm2, zmm9, [rax + 10880]
+; A4 = ternlog(A4, E1, mem512[q + 10944], 0x78)
 %line 96+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm11, [r11 + 11008], 120
-; A1 = ternlog(A1, E3, mem512[q + 11072], 0x78)
+	vpternlogd zmm2, zmm10, [rax + 10944], 120
+; A4 = ternlog(A4, E2, mem512[q + 11008], 0x78)
 %line 97+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm12, [r11 + 11072], 120
-; A1 = ternlog(A1, E4, mem512[q + 11136], 0x78)
+	vpternlogd zmm2, zmm11, [rax + 11008], 120
+; A4 = ternlog(A4, E3, mem512[q + 11072], 0x78)
 %line 98+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm13, [r11 + 11136], 120
-; A1 = ternlog(A1, E5, mem512[q + 11200], 0x78)
+	vpternlogd zmm2, zmm12, [rax + 11072], 120
+; A4 = ternlog(A4, E4, mem512[q + 11136], 0x78)
 %line 99+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm14, [r11 + 11200], 120
-; A1 = ternlog(A1, E6, mem512[q + 11264], 0x78)
+	vpternlogd zmm2, zmm13, [rax + 11136], 120
+; A4 = ternlog(A4, E5, mem512[q + 11200], 0x78)
 %line 100+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm15, [r11 + 11264], 120
-; A3 = E0 & mem512[q + 16320]
+	vpternlogd zmm2, zmm14, [rax + 11200], 120
+; A4 = ternlog(A4, E6, mem512[q + 11264], 0x78)
 %line 101+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm3, zmm9, [r11 + 16320]
-; A3 = ternlog(A3, E1, mem512[q + 16384], 0x78)
+	vpternlogd zmm2, zmm15, [rax + 11264], 120
+; A6 = E0 & mem512[q + 16320]
 %line 102+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm10, [r11 + 16384], 120
-; A3 = ternlog(A3, E2, mem512[q + 16448], 0x78)
+	vpandd zmm3, zmm9, [rax + 16320]
+; A6 = ternlog(A6, E1, mem512[q + 16384], 0x78)
 %line 103+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm11, [r11 + 16448], 120
-; A3 = ternlog(A3, E3, mem512[q + 16512], 0x78)
+	vpternlogd zmm3, zmm10, [rax + 16384], 120
+; A6 = ternlog(A6, E2, mem512[q + 16448], 0x78)
 %line 104+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm12, [r11 + 16512], 120
-; A3 = ternlog(A3, E4, mem512[q + 16576], 0x78)
+	vpternlogd zmm3, zmm11, [rax + 16448], 120
+; A6 = ternlog(A6, E3, mem512[q + 16512], 0x78)
 %line 105+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm13, [r11 + 16576], 120
-; A3 = ternlog(A3, E5, mem512[q + 16640], 0x78)
+	vpternlogd zmm3, zmm12, [rax + 16512], 120
+; A6 = ternlog(A6, E4, mem512[q + 16576], 0x78)
 %line 106+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm14, [r11 + 16640], 120
-; A3 = ternlog(A3, E6, mem512[q + 16704], 0x78)
+	vpternlogd zmm3, zmm13, [rax + 16576], 120
+; A6 = ternlog(A6, E5, mem512[q + 16640], 0x78)
 %line 107+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm15, [r11 + 16704], 120
-; A4 = E0 & mem512[q + 21760]
+	vpternlogd zmm3, zmm14, [rax + 16640], 120
+; A6 = ternlog(A6, E6, mem512[q + 16704], 0x78)
 %line 108+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm4, zmm9, [r11 + 21760]
-; A4 = ternlog(A4, E1, mem512[q + 21824], 0x78)
+	vpternlogd zmm3, zmm15, [rax + 16704], 120
+; A1 = E0 & mem512[q + 21760]
 %line 109+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm10, [r11 + 21824], 120
-; A4 = ternlog(A4, E2, mem512[q + 21888], 0x78)
+	vpandd zmm4, zmm9, [rax + 21760]
+; A1 = ternlog(A1, E1, mem512[q + 21824], 0x78)
 %line 110+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm11, [r11 + 21888], 120
-; A4 = ternlog(A4, E3, mem512[q + 21952], 0x78)
+	vpternlogd zmm4, zmm10, [rax + 21824], 120
+; A1 = ternlog(A1, E2, mem512[q + 21888], 0x78)
 %line 111+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm12, [r11 + 21952], 120
-; A4 = ternlog(A4, E4, mem512[q + 22016], 0x78)
+	vpternlogd zmm4, zmm11, [rax + 21888], 120
+; A1 = ternlog(A1, E3, mem512[q + 21952], 0x78)
 %line 112+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm13, [r11 + 22016], 120
-; A4 = ternlog(A4, E5, mem512[q + 22080], 0x78)
+	vpternlogd zmm4, zmm12, [rax + 21952], 120
+; A1 = ternlog(A1, E4, mem512[q + 22016], 0x78)
 %line 113+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm14, [r11 + 22080], 120
-; A4 = ternlog(A4, E6, mem512[q + 22144], 0x78)
+	vpternlogd zmm4, zmm13, [rax + 22016], 120
+; A1 = ternlog(A1, E5, mem512[q + 22080], 0x78)
 %line 114+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm15, [r11 + 22144], 120
-; A6 = E0 & mem512[q + 27200]
+	vpternlogd zmm4, zmm14, [rax + 22080], 120
+; A1 = ternlog(A1, E6, mem512[q + 22144], 0x78)
 %line 115+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm5, zmm9, [r11 + 27200]
-; A6 = ternlog(A6, E1, mem512[q + 27264], 0x78)
+	vpternlogd zmm4, zmm15, [rax + 22144], 120
+; A3 = E0 & mem512[q + 27200]
 %line 116+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm10, [r11 + 27264], 120
-; A6 = ternlog(A6, E2, mem512[q + 27328], 0x78)
+	vpandd zmm5, zmm9, [rax + 27200]
+; A3 = ternlog(A3, E1, mem512[q + 27264], 0x78)
 %line 117+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm11, [r11 + 27328], 120
-; A6 = ternlog(A6, E3, mem512[q + 27392], 0x78)
+	vpternlogd zmm5, zmm10, [rax + 27264], 120
+; A3 = ternlog(A3, E2, mem512[q + 27328], 0x78)
 %line 118+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm12, [r11 + 27392], 120
-; A6 = ternlog(A6, E4, mem512[q + 27456], 0x78)
+	vpternlogd zmm5, zmm11, [rax + 27328], 120
+; A3 = ternlog(A3, E3, mem512[q + 27392], 0x78)
 %line 119+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm13, [r11 + 27456], 120
-; A6 = ternlog(A6, E5, mem512[q + 27520], 0x78)
+	vpternlogd zmm5, zmm12, [rax + 27392], 120
+; A3 = ternlog(A3, E4, mem512[q + 27456], 0x78)
 %line 120+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm14, [r11 + 27520], 120
-; A6 = ternlog(A6, E6, mem512[q + 27584], 0x78)
+	vpternlogd zmm5, zmm13, [rax + 27456], 120
+; A3 = ternlog(A3, E5, mem512[q + 27520], 0x78)
 %line 121+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm15, [r11 + 27584], 120
-; A5 = E0 & mem512[q + 32640]
+	vpternlogd zmm5, zmm14, [rax + 27520], 120
+; A3 = ternlog(A3, E6, mem512[q + 27584], 0x78)
 %line 122+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm6, zmm9, [r11 + 32640]
-; A5 = ternlog(A5, E1, mem512[q + 32704], 0x78)
+	vpternlogd zmm5, zmm15, [rax + 27584], 120
+; A5 = E0 & mem512[q + 32640]
 %line 123+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm10, [r11 + 32704], 120
-; A5 = ternlog(A5, E2, mem512[q + 32768], 0x78)
+	vpandd zmm6, zmm9, [rax + 32640]
+; A5 = ternlog(A5, E1, mem512[q + 32704], 0x78)
 %line 124+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm11, [r11 + 32768], 120
-; A5 = ternlog(A5, E3, mem512[q + 32832], 0x78)
+	vpternlogd zmm6, zmm10, [rax + 32704], 120
+; A5 = ternlog(A5, E2, mem512[q + 32768], 0x78)
 %line 125+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm12, [r11 + 32832], 120
-; A5 = ternlog(A5, E4, mem512[q + 32896], 0x78)
+	vpternlogd zmm6, zmm11, [rax + 32768], 120
+; A5 = ternlog(A5, E3, mem512[q + 32832], 0x78)
 %line 126+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm13, [r11 + 32896], 120
-; A5 = ternlog(A5, E5, mem512[q + 32960], 0x78)
+	vpternlogd zmm6, zmm12, [rax + 32832], 120
+; A5 = ternlog(A5, E4, mem512[q + 32896], 0x78)
 %line 127+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm14, [r11 + 32960], 120
-; A5 = ternlog(A5, E6, mem512[q + 33024], 0x78)
+	vpternlogd zmm6, zmm13, [rax + 32896], 120
+; A5 = ternlog(A5, E5, mem512[q + 32960], 0x78)
 %line 128+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm15, [r11 + 33024], 120
-; A7 = E0 & mem512[q + 38080]
+	vpternlogd zmm6, zmm14, [rax + 32960], 120
+; A5 = ternlog(A5, E6, mem512[q + 33024], 0x78)
 %line 129+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm7, zmm9, [r11 + 38080]
-; A7 = ternlog(A7, E1, mem512[q + 38144], 0x78)
+	vpternlogd zmm6, zmm15, [rax + 33024], 120
+; A7 = E0 & mem512[q + 38080]
 %line 130+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm10, [r11 + 38144], 120
-; A7 = ternlog(A7, E2, mem512[q + 38208], 0x78)
+	vpandd zmm7, zmm9, [rax + 38080]
+; A7 = ternlog(A7, E1, mem512[q + 38144], 0x78)
 %line 131+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm11, [r11 + 38208], 120
-; A7 = ternlog(A7, E3, mem512[q + 38272], 0x78)
+	vpternlogd zmm7, zmm10, [rax + 38144], 120
+; A7 = ternlog(A7, E2, mem512[q + 38208], 0x78)
 %line 132+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm12, [r11 + 38272], 120
-; A7 = ternlog(A7, E4, mem512[q + 38336], 0x78)
+	vpternlogd zmm7, zmm11, [rax + 38208], 120
+; A7 = ternlog(A7, E3, mem512[q + 38272], 0x78)
 %line 133+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm13, [r11 + 38336], 120
-; A7 = ternlog(A7, E5, mem512[q + 38400], 0x78)
+	vpternlogd zmm7, zmm12, [rax + 38272], 120
+; A7 = ternlog(A7, E4, mem512[q + 38336], 0x78)
 %line 134+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm14, [r11 + 38400], 120
-; A7 = ternlog(A7, E6, mem512[q + 38464], 0x78)
+	vpternlogd zmm7, zmm13, [rax + 38336], 120
+; A7 = ternlog(A7, E5, mem512[q + 38400], 0x78)
 %line 135+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm15, [r11 + 38464], 120
-; T = shuffle128(A0, A1, 0x44)
+	vpternlogd zmm7, zmm14, [rax + 38400], 120
+; A7 = ternlog(A7, E6, mem512[q + 38464], 0x78)
 %line 136+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vshufi32x4 zmm8, zmm0, zmm2, 68
-; A0 = shuffle128(A0, A1, 0xee)
+	vpternlogd zmm7, zmm15, [rax + 38464], 120
+; T = shuffle128(A0, A1, 0x44)
 %line 137+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vshufi32x4 zmm0, zmm0, zmm2, 238
-; A0 = A0 ^ T
+	vshufi32x4 zmm8, zmm0, zmm4, 68
+; A0 = shuffle128(A0, A1, 0xee)
 %line 138+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm0, zmm4, 238
+; A0 = A0 ^ T
+%line 139+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm8
 ; T = shuffle128(A2, A3, 0x44)
-%line 139+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vshufi32x4 zmm2, zmm1, zmm3, 68
-; A2 = shuffle128(A2, A3, 0xee)
 %line 140+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vshufi32x4 zmm1, zmm1, zmm3, 238
-; A2 = A2 ^ T
+	vshufi32x4 zmm4, zmm1, zmm5, 68
+; A2 = shuffle128(A2, A3, 0xee)
 %line 141+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord zmm1, zmm1, zmm2
-; T = shuffle128(A4, A5, 0x44)
+	vshufi32x4 zmm1, zmm1, zmm5, 238
+; A2 = A2 ^ T
 %line 142+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vshufi32x4 zmm2, zmm4, zmm6, 68
-; A4 = shuffle128(A4, A5, 0xee)
+	vpxord zmm1, zmm1, zmm4
+; T = shuffle128(A4, A5, 0x44)
 %line 143+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vshufi32x4 zmm4, zmm4, zmm6, 238
-; A4 = A4 ^ T
+	vshufi32x4 zmm4, zmm2, zmm6, 68
+; A4 = shuffle128(A4, A5, 0xee)
 %line 144+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord zmm4, zmm4, zmm2
-; T = shuffle128(A6, A7, 0x44)
+	vshufi32x4 zmm2, zmm2, zmm6, 238
+; A4 = A4 ^ T
 %line 145+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vshufi32x4 zmm2, zmm5, zmm7, 68
-; A6 = shuffle128(A6, A7, 0xee)
+	vpxord zmm2, zmm2, zmm4
+; T = shuffle128(A6, A7, 0x44)
 %line 146+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vshufi32x4 zmm5, zmm5, zmm7, 238
-; A6 = A6 ^ T
+	vshufi32x4 zmm4, zmm3, zmm7, 68
+; A6 = shuffle128(A6, A7, 0xee)
 %line 147+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord zmm5, zmm5, zmm2
-; T = shuffle128(A0, A2, 0x88)
+	vshufi32x4 zmm3, zmm3, zmm7, 238
+; A6 = A6 ^ T
 %line 148+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vshufi32x4 zmm2, zmm0, zmm1, 136
-; A0 = shuffle128(A0, A2, 0xdd)
+	vpxord zmm3, zmm3, zmm4
+; T = shuffle128(A0, A2, 0x88)
 %line 149+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm0, zmm1, 136
+; A0 = shuffle128(A0, A2, 0xdd)
+%line 150+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm0, zmm1, 221
 ; A0 = A0 ^ T
-%line 150+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord zmm0, zmm0, zmm2
-; T = shuffle128(A4, A6, 0x88)
 %line 151+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vshufi32x4 zmm1, zmm4, zmm5, 136
-; A4 = shuffle128(A4, A6, 0xdd)
+	vpxord zmm0, zmm0, zmm4
+; T = shuffle128(A4, A6, 0x88)
 %line 152+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vshufi32x4 zmm4, zmm4, zmm5, 221
-; A4 = A4 ^ T
+	vshufi32x4 zmm1, zmm2, zmm3, 136
+; A4 = shuffle128(A4, A6, 0xdd)
 %line 153+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord zmm4, zmm4, zmm1
-; T = unpacklo64(A0, A4)
+	vshufi32x4 zmm2, zmm2, zmm3, 221
+; A4 = A4 ^ T
 %line 154+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpunpcklqdq zmm1, zmm0, zmm4
-; A0 = unpackhi64(A0, A4)
+	vpxord zmm2, zmm2, zmm1
+; T = unpacklo64(A0, A4)
 %line 155+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpunpckhqdq zmm0, zmm0, zmm4
-; A0 = A0 ^ T
+	vpunpcklqdq zmm1, zmm0, zmm2
+; A0 = unpackhi64(A0, A4)
 %line 156+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpunpckhqdq zmm0, zmm0, zmm2
+; A0 = A0 ^ T
+%line 157+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm1
 ; T = shuffle32(A0, 0xb1)
-%line 157+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 158+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm1, zmm0, 177
 ; A0 = A0 ^ T
-%line 158+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 159+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm1, zmm0, zmm1
 ; g = extract256(A0, 0)
-%line 159+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 160+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vextracti64x4 ymm0, zmm1, 0
 ; h = extract256(A0, 1)
-%line 160+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 161+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vextracti64x4 ymm1, zmm1, 1
 ; g = blend32(g, h, 0xaa)
-%line 161+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 162+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpblendd ymm1, ymm0, ymm1, 170
 ; 8x t = g << 16
-%line 162+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 163+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpslld ymm0, ymm1, 16
 ; g = g ^ t
-%line 163+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 164+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; 8x t = g << 8
-%line 164+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 165+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpslld ymm0, ymm1, 8
 ; g = g ^ t
-%line 165+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 166+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; 8x t = g << 4
-%line 166+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 167+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpslld ymm0, ymm1, 4
 ; g = g ^ t
-%line 167+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 168+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; 8x t = g << 2
-%line 168+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 169+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpslld ymm0, ymm1, 2
 ; g = g ^ t
-%line 169+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 170+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; 8x t = g << 1
-%line 170+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 171+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpslld ymm0, ymm1, 1
 ; g = g ^ t
-%line 171+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm1, ymm1, ymm0
-; 8x g = g >> 31
 %line 172+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpsrld ymm1, ymm1, 31
-; 4x t = g >> 31
-%line 173+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpsrlq ymm0, ymm1, 31
-; g = g ^ t
-%line 174+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
-; c0 = extract128(g, 1)
+; g = shufbytes(g, mem256[BYTE3])
+%line 173+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpshufb ymm1, ymm1, [rel BYTE3]
+; o = movemask8(g)
+%line 174+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpmovmskb r9d, ymm1
+; v = o
 %line 175+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti128 xmm0, ymm1, 1
-; d0 = extract128(g, 0)
+	mov r8, r9
+; v >>= 12
 %line 176+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti128 xmm1, ymm1, 0
-; 2x c0 = c0 << 2
+	shr r8, 12
+; o |= v
 %line 177+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpsllq xmm0, xmm0, 2
-; c0 = c0 ^ d0
-%line 178+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; d0 = shuffle32(c0, 0x4e)
-%line 179+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpshufd xmm1, xmm0, 78
-; 2x d0 = d0 << 4
-%line 180+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpsllq xmm1, xmm1, 4
-; c0 = c0 ^ d0
-%line 181+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; o = c0
-%line 182+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovq r8, xmm0
-; o = o & 255
-%line 183+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r8, 255
+	or r9, r8
 ; mem8[bt + 0] = o
+%line 178+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov byte [rcx], r9b
+; A0 = E0 & mem512[q + 43520]
+%line 179+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm0, zmm9, [rax + 43520]
+; A0 = ternlog(A0, E1, mem512[q + 43584], 0x78)
+%line 180+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm10, [rax + 43584], 120
+; A0 = ternlog(A0, E2, mem512[q + 43648], 0x78)
+%line 181+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm11, [rax + 43648], 120
+; A0 = ternlog(A0, E3, mem512[q + 43712], 0x78)
+%line 182+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm12, [rax + 43712], 120
+; A0 = ternlog(A0, E4, mem512[q + 43776], 0x78)
+%line 183+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm13, [rax + 43776], 120
+; A0 = ternlog(A0, E5, mem512[q + 43840], 0x78)
 %line 184+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [rax], r8b
-; bt = bt + 1
+	vpternlogd zmm0, zmm14, [rax + 43840], 120
+; A0 = ternlog(A0, E6, mem512[q + 43904], 0x78)
 %line 185+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add rax, 1
-; q = q + 43520
+	vpternlogd zmm0, zmm15, [rax + 43904], 120
+; A2 = E0 & mem512[q + 48960]
 %line 186+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add r11, 43520
-; j = j - 1
+	vpandd zmm1, zmm9, [rax + 48960]
+; A2 = ternlog(A2, E1, mem512[q + 49024], 0x78)
 %line 187+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	sub r9, 1
-; =? j - 0
+	vpternlogd zmm1, zmm10, [rax + 49024], 120
+; A2 = ternlog(A2, E2, mem512[q + 49088], 0x78)
 %line 188+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	cmp r9, 0
-; goto long if !=
+	vpternlogd zmm1, zmm11, [rax + 49088], 120
+; A2 = ternlog(A2, E3, mem512[q + 49152], 0x78)
 %line 189+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm12, [rax + 49152], 120
+; A2 = ternlog(A2, E4, mem512[q + 49216], 0x78)
+%line 190+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm13, [rax + 49216], 120
+; A2 = ternlog(A2, E5, mem512[q + 49280], 0x78)
+%line 191+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm14, [rax + 49280], 120
+; A2 = ternlog(A2, E6, mem512[q + 49344], 0x78)
+%line 192+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm15, [rax + 49344], 120
+; A4 = E0 & mem512[q + 54400]
+%line 193+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm2, zmm9, [rax + 54400]
+; A4 = ternlog(A4, E1, mem512[q + 54464], 0x78)
+%line 194+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm10, [rax + 54464], 120
+; A4 = ternlog(A4, E2, mem512[q + 54528], 0x78)
+%line 195+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm11, [rax + 54528], 120
+; A4 = ternlog(A4, E3, mem512[q + 54592], 0x78)
+%line 196+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm12, [rax + 54592], 120
+; A4 = ternlog(A4, E4, mem512[q + 54656], 0x78)
+%line 197+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm13, [rax + 54656], 120
+; A4 = ternlog(A4, E5, mem512[q + 54720], 0x78)
+%line 198+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm14, [rax + 54720], 120
+; A4 = ternlog(A4, E6, mem512[q + 54784], 0x78)
+%line 199+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm15, [rax + 54784], 120
+; A6 = E0 & mem512[q + 59840]
+%line 200+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm3, zmm9, [rax + 59840]
+; A6 = ternlog(A6, E1, mem512[q + 59904], 0x78)
+%line 201+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm10, [rax + 59904], 120
+; A6 = ternlog(A6, E2, mem512[q + 59968], 0x78)
+%line 202+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm11, [rax + 59968], 120
+; A6 = ternlog(A6, E3, mem512[q + 60032], 0x78)
+%line 203+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm12, [rax + 60032], 120
+; A6 = ternlog(A6, E4, mem512[q + 60096], 0x78)
+%line 204+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm13, [rax + 60096], 120
+; A6 = ternlog(A6, E5, mem512[q + 60160], 0x78)
+%line 205+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm14, [rax + 60160], 120
+; A6 = ternlog(A6, E6, mem512[q + 60224], 0x78)
+%line 206+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm15, [rax + 60224], 120
+; A1 = E0 & mem512[q + 65280]
+%line 207+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm4, zmm9, [rax + 65280]
+; A1 = ternlog(A1, E1, mem512[q + 65344], 0x78)
+%line 208+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm10, [rax + 65344], 120
+; A1 = ternlog(A1, E2, mem512[q + 65408], 0x78)
+%line 209+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm11, [rax + 65408], 120
+; A1 = ternlog(A1, E3, mem512[q + 65472], 0x78)
+%line 210+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm12, [rax + 65472], 120
+; A1 = ternlog(A1, E4, mem512[q + 65536], 0x78)
+%line 211+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm13, [rax + 65536], 120
+; A1 = ternlog(A1, E5, mem512[q + 65600], 0x78)
+%line 212+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm14, [rax + 65600], 120
+; A1 = ternlog(A1, E6, mem512[q + 65664], 0x78)
+%line 213+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm15, [rax + 65664], 120
+; A3 = E0 & mem512[q + 70720]
+%line 214+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm5, zmm9, [rax + 70720]
+; A3 = ternlog(A3, E1, mem512[q + 70784], 0x78)
+%line 215+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm10, [rax + 70784], 120
+; A3 = ternlog(A3, E2, mem512[q + 70848], 0x78)
+%line 216+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm11, [rax + 70848], 120
+; A3 = ternlog(A3, E3, mem512[q + 70912], 0x78)
+%line 217+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm12, [rax + 70912], 120
+; A3 = ternlog(A3, E4, mem512[q + 70976], 0x78)
+%line 218+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm13, [rax + 70976], 120
+; A3 = ternlog(A3, E5, mem512[q + 71040], 0x78)
+%line 219+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm14, [rax + 71040], 120
+; A3 = ternlog(A3, E6, mem512[q + 71104], 0x78)
+%line 220+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm15, [rax + 71104], 120
+; A5 = E0 & mem512[q + 76160]
+%line 221+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm6, zmm9, [rax + 76160]
+; A5 = ternlog(A5, E1, mem512[q + 76224], 0x78)
+%line 222+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm10, [rax + 76224], 120
+; A5 = ternlog(A5, E2, mem512[q + 76288], 0x78)
+%line 223+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm11, [rax + 76288], 120
+; A5 = ternlog(A5, E3, mem512[q + 76352], 0x78)
+%line 224+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm12, [rax + 76352], 120
+; A5 = ternlog(A5, E4, mem512[q + 76416], 0x78)
+%line 225+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm13, [rax + 76416], 120
+; A5 = ternlog(A5, E5, mem512[q + 76480], 0x78)
+%line 226+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm14, [rax + 76480], 120
+; A5 = ternlog(A5, E6, mem512[q + 76544], 0x78)
+%line 227+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm15, [rax + 76544], 120
+; A7 = E0 & mem512[q + 81600]
+%line 228+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm7, zmm9, [rax + 81600]
+; A7 = ternlog(A7, E1, mem512[q + 81664], 0x78)
+%line 229+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm10, [rax + 81664], 120
+; A7 = ternlog(A7, E2, mem512[q + 81728], 0x78)
+%line 230+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm11, [rax + 81728], 120
+; A7 = ternlog(A7, E3, mem512[q + 81792], 0x78)
+%line 231+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm12, [rax + 81792], 120
+; A7 = ternlog(A7, E4, mem512[q + 81856], 0x78)
+%line 232+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm13, [rax + 81856], 120
+; A7 = ternlog(A7, E5, mem512[q + 81920], 0x78)
+%line 233+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm14, [rax + 81920], 120
+; A7 = ternlog(A7, E6, mem512[q + 81984], 0x78)
+%line 234+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm15, [rax + 81984], 120
+; T = shuffle128(A0, A1, 0x44)
+%line 235+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm8, zmm0, zmm4, 68
+; A0 = shuffle128(A0, A1, 0xee)
+%line 236+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm0, zmm4, 238
+; A0 = A0 ^ T
+%line 237+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm8
+; T = shuffle128(A2, A3, 0x44)
+%line 238+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm1, zmm5, 68
+; A2 = shuffle128(A2, A3, 0xee)
+%line 239+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm1, zmm1, zmm5, 238
+; A2 = A2 ^ T
+%line 240+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm1, zmm1, zmm4
+; T = shuffle128(A4, A5, 0x44)
+%line 241+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm2, zmm6, 68
+; A4 = shuffle128(A4, A5, 0xee)
+%line 242+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm2, zmm2, zmm6, 238
+; A4 = A4 ^ T
+%line 243+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm2, zmm2, zmm4
+; T = shuffle128(A6, A7, 0x44)
+%line 244+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm3, zmm7, 68
+; A6 = shuffle128(A6, A7, 0xee)
+%line 245+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm3, zmm3, zmm7, 238
+; A6 = A6 ^ T
+%line 246+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm3, zmm3, zmm4
+; T = shuffle128(A0, A2, 0x88)
+%line 247+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm0, zmm1, 136
+; A0 = shuffle128(A0, A2, 0xdd)
+%line 248+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm0, zmm1, 221
+; A0 = A0 ^ T
+%line 249+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm4
+; T = shuffle128(A4, A6, 0x88)
+%line 250+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm1, zmm2, zmm3, 136
+; A4 = shuffle128(A4, A6, 0xdd)
+%line 251+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm2, zmm2, zmm3, 221
+; A4 = A4 ^ T
+%line 252+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm2, zmm2, zmm1
+; T = unpacklo64(A0, A4)
+%line 253+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpunpcklqdq zmm1, zmm0, zmm2
+; A0 = unpackhi64(A0, A4)
+%line 254+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpunpckhqdq zmm0, zmm0, zmm2
+; A0 = A0 ^ T
+%line 255+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm1
+; T = shuffle32(A0, 0xb1)
+%line 256+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpshufd zmm1, zmm0, 177
+; A0 = A0 ^ T
+%line 257+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm1
+; g = extract256(A0, 0)
+%line 258+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vextracti64x4 ymm1, zmm0, 0
+; h = extract256(A0, 1)
+%line 259+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vextracti64x4 ymm0, zmm0, 1
+; g = blend32(g, h, 0xaa)
+%line 260+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpblendd ymm1, ymm1, ymm0, 170
+; 8x t = g << 16
+%line 261+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 16
+; g = g ^ t
+%line 262+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 8
+%line 263+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 8
+; g = g ^ t
+%line 264+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 4
+%line 265+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 4
+; g = g ^ t
+%line 266+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 2
+%line 267+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 2
+; g = g ^ t
+%line 268+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 1
+%line 269+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 1
+; g = g ^ t
+%line 270+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; g = shufbytes(g, mem256[BYTE3])
+%line 271+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpshufb ymm1, ymm1, [rel BYTE3]
+; o = movemask8(g)
+%line 272+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpmovmskb r8d, ymm1
+; v = o
+%line 273+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov r9, r8
+; v >>= 12
+%line 274+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	shr r9, 12
+; o |= v
+%line 275+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	or r8, r9
+; mem8[bt + 1] = o
+%line 276+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov byte [rcx + 1], r8b
+; bt = bt + 2
+%line 277+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	add rcx, 2
+; q = q + 87040
+%line 278+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	add rax, 87040
+; =? j -= 1
+%line 279+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	sub r10, 1
+; goto long if !=
+%line 280+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	jne .Llong
 ; goto next
-%line 190+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 281+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	jmp .Lnext
 align 32
 .Lshort:
 ; A0 = E0 & mem512[q + 0]
-%line 192+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm0, zmm9, [r11]
+%line 283+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm0, zmm9, [rax]
 ; A0 = ternlog(A0, E1, mem512[q + 64], 0x78)
-%line 193+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm10, [r11 + 64], 120
+%line 284+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm10, [rax + 64], 120
 ; A0 = ternlog(A0, E2, mem512[q + 128], 0x78)
-%line 194+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm11, [r11 + 128], 120
+%line 285+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm11, [rax + 128], 120
 ; A0 = ternlog(A0, E3, mem512[q + 192], 0x78)
-%line 195+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm12, [r11 + 192], 120
+%line 286+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm12, [rax + 192], 120
 ; A0 = ternlog(A0, E4, mem512[q + 256], 0x78)
-%line 196+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm13, [r11 + 256], 120
+%line 287+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm13, [rax + 256], 120
 ; A0 = ternlog(A0, E5, mem512[q + 320], 0x78)
-%line 197+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm14, [r11 + 320], 120
+%line 288+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm14, [rax + 320], 120
 ; A2 = E0 & mem512[q + 5440]
-%line 198+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm1, zmm9, [r11 + 5440]
+%line 289+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm1, zmm9, [rax + 5440]
 ; A2 = ternlog(A2, E1, mem512[q + 5504], 0x78)
-%line 199+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm10, [r11 + 5504], 120
+%line 290+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm10, [rax + 5504], 120
 ; A2 = ternlog(A2, E2, mem512[q + 5568], 0x78)
-%line 200+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm11, [r11 + 5568], 120
+%line 291+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm11, [rax + 5568], 120
 ; A2 = ternlog(A2, E3, mem512[q + 5632], 0x78)
-%line 201+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm12, [r11 + 5632], 120
+%line 292+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm12, [rax + 5632], 120
 ; A2 = ternlog(A2, E4, mem512[q + 5696], 0x78)
-%line 202+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm13, [r11 + 5696], 120
+%line 293+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm13, [rax + 5696], 120
 ; A2 = ternlog(A2, E5, mem512[q + 5760], 0x78)
-%line 203+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm14, [r11 + 5760], 120
-; A1 = E0 & mem512[q + 10880]
-%line 204+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm2, zmm9, [r11 + 10880]
-; A1 = ternlog(A1, E1, mem512[q + 10944], 0x78)
-%line 205+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm10, [r11 + 10944], 120
-; A1 = ternlog(A1, E2, mem512[q + 11008], 0x78)
-%line 206+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm11, [r11 + 11008], 120
-; A1 = ternlog(A1, E3, mem512[q + 11072], 0x78)
-%line 207+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm12, [r11 + 11072], 120
-; A1 = ternlog(A1, E4, mem512[q + 11136], 0x78)
-%line 208+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm13, [r11 + 11136], 120
-; A1 = ternlog(A1, E5, mem512[q + 11200], 0x78)
-%line 209+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm14, [r11 + 11200], 120
-; A3 = E0 & mem512[q + 16320]
-%line 210+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm3, zmm9, [r11 + 16320]
-; A3 = ternlog(A3, E1, mem512[q + 16384], 0x78)
-%line 211+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm10, [r11 + 16384], 120
-; A3 = ternlog(A3, E2, mem512[q + 16448], 0x78)
-%line 212+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm11, [r11 + 16448], 120
-; A3 = ternlog(A3, E3, mem512[q + 16512], 0x78)
-%line 213+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm12, [r11 + 16512], 120
-; A3 = ternlog(A3, E4, mem512[q + 16576], 0x78)
-%line 214+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm13, [r11 + 16576], 120
-; A3 = ternlog(A3, E5, mem512[q + 16640], 0x78)
-%line 215+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm14, [r11 + 16640], 120
-; A4 = E0 & mem512[q + 21760]
-%line 216+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm4, zmm9, [r11 + 21760]
-; A4 = ternlog(A4, E1, mem512[q + 21824], 0x78)
-%line 217+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm10, [r11 + 21824], 120
-; A4 = ternlog(A4, E2, mem512[q + 21888], 0x78)
-%line 218+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm11, [r11 + 21888], 120
-; A4 = ternlog(A4, E3, mem512[q + 21952], 0x78)
-%line 219+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm12, [r11 + 21952], 120
-; A4 = ternlog(A4, E4, mem512[q + 22016], 0x78)
-%line 220+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm13, [r11 + 22016], 120
-; A4 = ternlog(A4, E5, mem512[q + 22080], 0x78)
-%line 221+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm14, [r11 + 22080], 120
-; A6 = E0 & mem512[q + 27200]
-%line 222+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm5, zmm9, [r11 + 27200]
-; A6 = ternlog(A6, E1, mem512[q + 27264], 0x78)
-%line 223+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm10, [r11 + 27264], 120
-; A6 = ternlog(A6, E2, mem512[q + 27328], 0x78)
-%line 224+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm11, [r11 + 27328], 120
-; A6 = ternlog(A6, E3, mem512[q + 27392], 0x78)
-%line 225+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm12, [r11 + 27392], 120
-; A6 = ternlog(A6, E4, mem512[q + 27456], 0x78)
-%line 226+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm13, [r11 + 27456], 120
-; A6 = ternlog(A6, E5, mem512[q + 27520], 0x78)
-%line 227+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm14, [r11 + 27520], 120
+%line 294+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm14, [rax + 5760], 120
+; A4 = E0 & mem512[q + 10880]
+%line 295+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm2, zmm9, [rax + 10880]
+; A4 = ternlog(A4, E1, mem512[q + 10944], 0x78)
+%line 296+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm10, [rax + 10944], 120
+; A4 = ternlog(A4, E2, mem512[q + 11008], 0x78)
+%line 297+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm11, [rax + 11008], 120
+; A4 = ternlog(A4, E3, mem512[q + 11072], 0x78)
+%line 298+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm12, [rax + 11072], 120
+; A4 = ternlog(A4, E4, mem512[q + 11136], 0x78)
+%line 299+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm13, [rax + 11136], 120
+; A4 = ternlog(A4, E5, mem512[q + 11200], 0x78)
+%line 300+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm14, [rax + 11200], 120
+; A6 = E0 & mem512[q + 16320]
+%line 301+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm3, zmm9, [rax + 16320]
+; A6 = ternlog(A6, E1, mem512[q + 16384], 0x78)
+%line 302+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm10, [rax + 16384], 120
+; A6 = ternlog(A6, E2, mem512[q + 16448], 0x78)
+%line 303+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm11, [rax + 16448], 120
+; A6 = ternlog(A6, E3, mem512[q + 16512], 0x78)
+%line 304+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm12, [rax + 16512], 120
+; A6 = ternlog(A6, E4, mem512[q + 16576], 0x78)
+%line 305+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm13, [rax + 16576], 120
+; A6 = ternlog(A6, E5, mem512[q + 16640], 0x78)
+%line 306+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm14, [rax + 16640], 120
+; A1 = E0 & mem512[q + 21760]
+%line 307+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm4, zmm9, [rax + 21760]
+; A1 = ternlog(A1, E1, mem512[q + 21824], 0x78)
+%line 308+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm10, [rax + 21824], 120
+; A1 = ternlog(A1, E2, mem512[q + 21888], 0x78)
+%line 309+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm11, [rax + 21888], 120
+; A1 = ternlog(A1, E3, mem512[q + 21952], 0x78)
+%line 310+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm12, [rax + 21952], 120
+; A1 = ternlog(A1, E4, mem512[q + 22016], 0x78)
+%line 311+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm13, [rax + 22016], 120
+; A1 = ternlog(A1, E5, mem512[q + 22080], 0x78)
+%line 312+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm14, [rax + 22080], 120
+; A3 = E0 & mem512[q + 27200]
+%line 313+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm5, zmm9, [rax + 27200]
+; A3 = ternlog(A3, E1, mem512[q + 27264], 0x78)
+%line 314+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm10, [rax + 27264], 120
+; A3 = ternlog(A3, E2, mem512[q + 27328], 0x78)
+%line 315+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm11, [rax + 27328], 120
+; A3 = ternlog(A3, E3, mem512[q + 27392], 0x78)
+%line 316+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm12, [rax + 27392], 120
+; A3 = ternlog(A3, E4, mem512[q + 27456], 0x78)
+%line 317+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm13, [rax + 27456], 120
+; A3 = ternlog(A3, E5, mem512[q + 27520], 0x78)
+%line 318+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm14, [rax + 27520], 120
 ; A5 = E0 & mem512[q + 32640]
-%line 228+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm6, zmm9, [r11 + 32640]
+%line 319+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm6, zmm9, [rax + 32640]
 ; A5 = ternlog(A5, E1, mem512[q + 32704], 0x78)
-%line 229+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm10, [r11 + 32704], 120
+%line 320+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm10, [rax + 32704], 120
 ; A5 = ternlog(A5, E2, mem512[q + 32768], 0x78)
-%line 230+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm11, [r11 + 32768], 120
+%line 321+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm11, [rax + 32768], 120
 ; A5 = ternlog(A5, E3, mem512[q + 32832], 0x78)
-%line 231+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm12, [r11 + 32832], 120
+%line 322+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm12, [rax + 32832], 120
 ; A5 = ternlog(A5, E4, mem512[q + 32896], 0x78)
-%line 232+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm13, [r11 + 32896], 120
+%line 323+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm13, [rax + 32896], 120
 ; A5 = ternlog(A5, E5, mem512[q + 32960], 0x78)
-%line 233+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm14, [r11 + 32960], 120
+%line 324+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm14, [rax + 32960], 120
 ; A7 = E0 & mem512[q + 38080]
-%line 234+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm7, zmm9, [r11 + 38080]
+%line 325+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm7, zmm9, [rax + 38080]
 ; A7 = ternlog(A7, E1, mem512[q + 38144], 0x78)
-%line 235+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm10, [r11 + 38144], 120
+%line 326+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm10, [rax + 38144], 120
 ; A7 = ternlog(A7, E2, mem512[q + 38208], 0x78)
-%line 236+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm11, [r11 + 38208], 120
+%line 327+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm11, [rax + 38208], 120
 ; A7 = ternlog(A7, E3, mem512[q + 38272], 0x78)
-%line 237+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm12, [r11 + 38272], 120
+%line 328+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm12, [rax + 38272], 120
 ; A7 = ternlog(A7, E4, mem512[q + 38336], 0x78)
-%line 238+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm13, [r11 + 38336], 120
+%line 329+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm13, [rax + 38336], 120
 ; A7 = ternlog(A7, E5, mem512[q + 38400], 0x78)
-%line 239+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm14, [r11 + 38400], 120
+%line 330+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm14, [rax + 38400], 120
 ; T = shuffle128(A0, A1, 0x44)
-%line 240+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vshufi32x4 zmm8, zmm0, zmm2, 68
+%line 331+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm8, zmm0, zmm4, 68
 ; A0 = shuffle128(A0, A1, 0xee)
-%line 241+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vshufi32x4 zmm0, zmm0, zmm2, 238
+%line 332+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm0, zmm4, 238
 ; A0 = A0 ^ T
-%line 242+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 333+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm8
 ; T = shuffle128(A2, A3, 0x44)
-%line 243+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vshufi32x4 zmm2, zmm1, zmm3, 68
+%line 334+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm1, zmm5, 68
 ; A2 = shuffle128(A2, A3, 0xee)
-%line 244+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vshufi32x4 zmm1, zmm1, zmm3, 238
+%line 335+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm1, zmm1, zmm5, 238
 ; A2 = A2 ^ T
-%line 245+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord zmm1, zmm1, zmm2
+%line 336+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm1, zmm1, zmm4
 ; T = shuffle128(A4, A5, 0x44)
-%line 246+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vshufi32x4 zmm2, zmm4, zmm6, 68
+%line 337+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm2, zmm6, 68
 ; A4 = shuffle128(A4, A5, 0xee)
-%line 247+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vshufi32x4 zmm4, zmm4, zmm6, 238
+%line 338+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm2, zmm2, zmm6, 238
 ; A4 = A4 ^ T
-%line 248+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord zmm4, zmm4, zmm2
+%line 339+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm2, zmm2, zmm4
 ; T = shuffle128(A6, A7, 0x44)
-%line 249+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vshufi32x4 zmm2, zmm5, zmm7, 68
+%line 340+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm3, zmm7, 68
 ; A6 = shuffle128(A6, A7, 0xee)
-%line 250+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vshufi32x4 zmm5, zmm5, zmm7, 238
+%line 341+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm3, zmm3, zmm7, 238
 ; A6 = A6 ^ T
-%line 251+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord zmm5, zmm5, zmm2
+%line 342+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm3, zmm3, zmm4
 ; T = shuffle128(A0, A2, 0x88)
-%line 252+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vshufi32x4 zmm2, zmm0, zmm1, 136
+%line 343+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm0, zmm1, 136
 ; A0 = shuffle128(A0, A2, 0xdd)
-%line 253+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 344+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm0, zmm1, 221
 ; A0 = A0 ^ T
-%line 254+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord zmm0, zmm0, zmm2
+%line 345+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm4
 ; T = shuffle128(A4, A6, 0x88)
-%line 255+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vshufi32x4 zmm1, zmm4, zmm5, 136
+%line 346+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm1, zmm2, zmm3, 136
 ; A4 = shuffle128(A4, A6, 0xdd)
-%line 256+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vshufi32x4 zmm4, zmm4, zmm5, 221
+%line 347+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm2, zmm2, zmm3, 221
 ; A4 = A4 ^ T
-%line 257+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord zmm4, zmm4, zmm1
+%line 348+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm2, zmm2, zmm1
 ; T = unpacklo64(A0, A4)
-%line 258+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpunpcklqdq zmm1, zmm0, zmm4
+%line 349+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpunpcklqdq zmm1, zmm0, zmm2
 ; A0 = unpackhi64(A0, A4)
-%line 259+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpunpckhqdq zmm0, zmm0, zmm4
+%line 350+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpunpckhqdq zmm0, zmm0, zmm2
 ; A0 = A0 ^ T
-%line 260+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 351+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm1
 ; T = shuffle32(A0, 0xb1)
-%line 261+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 352+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm1, zmm0, 177
 ; A0 = A0 ^ T
-%line 262+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 353+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm1
 ; g = extract256(A0, 0)
-%line 263+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 354+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vextracti64x4 ymm1, zmm0, 0
 ; h = extract256(A0, 1)
-%line 264+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 355+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vextracti64x4 ymm0, zmm0, 1
 ; g = blend32(g, h, 0xaa)
-%line 265+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 356+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpblendd ymm1, ymm1, ymm0, 170
 ; 8x t = g << 16
-%line 266+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 357+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpslld ymm0, ymm1, 16
 ; g = g ^ t
-%line 267+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 358+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; 8x t = g << 8
-%line 268+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 359+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpslld ymm0, ymm1, 8
 ; g = g ^ t
-%line 269+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 360+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; 8x t = g << 4
-%line 270+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 361+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpslld ymm0, ymm1, 4
 ; g = g ^ t
-%line 271+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 362+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; 8x t = g << 2
-%line 272+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 363+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpslld ymm0, ymm1, 2
 ; g = g ^ t
-%line 273+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 364+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; 8x t = g << 1
-%line 274+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 365+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpslld ymm0, ymm1, 1
 ; g = g ^ t
-%line 275+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 366+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
-; 8x g = g >> 31
-%line 276+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpsrld ymm1, ymm1, 31
-; 4x t = g >> 31
-%line 277+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpsrlq ymm0, ymm1, 31
-; g = g ^ t
-%line 278+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord ymm1, ymm1, ymm0
-; c0 = extract128(g, 1)
-%line 279+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti128 xmm0, ymm1, 1
-; d0 = extract128(g, 0)
-%line 280+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vextracti128 xmm1, ymm1, 0
-; 2x c0 = c0 << 2
-%line 281+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpsllq xmm0, xmm0, 2
-; c0 = c0 ^ d0
-%line 282+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; d0 = shuffle32(c0, 0x4e)
-%line 283+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpshufd xmm1, xmm0, 78
-; 2x d0 = d0 << 4
-%line 284+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpsllq xmm1, xmm1, 4
-; c0 = c0 ^ d0
-%line 285+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpxord xmm0, xmm0, xmm1
-; o = c0
-%line 286+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vmovq r8, xmm0
-; o = o & 255
-%line 287+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	and r8, 255
+; g = shufbytes(g, mem256[BYTE3])
+%line 367+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpshufb ymm1, ymm1, [rel BYTE3]
+; o = movemask8(g)
+%line 368+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpmovmskb r8d, ymm1
+; v = o
+%line 369+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov r9, r8
+; v >>= 12
+%line 370+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	shr r9, 12
+; o |= v
+%line 371+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	or r8, r9
 ; mem8[bt + 0] = o
-%line 288+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [rax], r8b
-; bt = bt + 1
-%line 289+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add rax, 1
-; q = q + 43520
-%line 290+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add r11, 43520
-; j = j - 1
-%line 291+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	sub r9, 1
-; =? j - 0
-%line 292+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	cmp r9, 0
+%line 372+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov byte [rcx], r8b
+; A0 = E0 & mem512[q + 43520]
+%line 373+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm0, zmm9, [rax + 43520]
+; A0 = ternlog(A0, E1, mem512[q + 43584], 0x78)
+%line 374+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm10, [rax + 43584], 120
+; A0 = ternlog(A0, E2, mem512[q + 43648], 0x78)
+%line 375+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm11, [rax + 43648], 120
+; A0 = ternlog(A0, E3, mem512[q + 43712], 0x78)
+%line 376+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm12, [rax + 43712], 120
+; A0 = ternlog(A0, E4, mem512[q + 43776], 0x78)
+%line 377+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm13, [rax + 43776], 120
+; A0 = ternlog(A0, E5, mem512[q + 43840], 0x78)
+%line 378+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm0, zmm14, [rax + 43840], 120
+; A2 = E0 & mem512[q + 48960]
+%line 379+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm1, zmm9, [rax + 48960]
+; A2 = ternlog(A2, E1, mem512[q + 49024], 0x78)
+%line 380+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm10, [rax + 49024], 120
+; A2 = ternlog(A2, E2, mem512[q + 49088], 0x78)
+%line 381+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm11, [rax + 49088], 120
+; A2 = ternlog(A2, E3, mem512[q + 49152], 0x78)
+%line 382+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm12, [rax + 49152], 120
+; A2 = ternlog(A2, E4, mem512[q + 49216], 0x78)
+%line 383+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm13, [rax + 49216], 120
+; A2 = ternlog(A2, E5, mem512[q + 49280], 0x78)
+%line 384+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm1, zmm14, [rax + 49280], 120
+; A4 = E0 & mem512[q + 54400]
+%line 385+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm2, zmm9, [rax + 54400]
+; A4 = ternlog(A4, E1, mem512[q + 54464], 0x78)
+%line 386+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm10, [rax + 54464], 120
+; A4 = ternlog(A4, E2, mem512[q + 54528], 0x78)
+%line 387+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm11, [rax + 54528], 120
+; A4 = ternlog(A4, E3, mem512[q + 54592], 0x78)
+%line 388+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm12, [rax + 54592], 120
+; A4 = ternlog(A4, E4, mem512[q + 54656], 0x78)
+%line 389+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm13, [rax + 54656], 120
+; A4 = ternlog(A4, E5, mem512[q + 54720], 0x78)
+%line 390+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm2, zmm14, [rax + 54720], 120
+; A6 = E0 & mem512[q + 59840]
+%line 391+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm3, zmm9, [rax + 59840]
+; A6 = ternlog(A6, E1, mem512[q + 59904], 0x78)
+%line 392+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm10, [rax + 59904], 120
+; A6 = ternlog(A6, E2, mem512[q + 59968], 0x78)
+%line 393+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm11, [rax + 59968], 120
+; A6 = ternlog(A6, E3, mem512[q + 60032], 0x78)
+%line 394+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm12, [rax + 60032], 120
+; A6 = ternlog(A6, E4, mem512[q + 60096], 0x78)
+%line 395+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm13, [rax + 60096], 120
+; A6 = ternlog(A6, E5, mem512[q + 60160], 0x78)
+%line 396+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm3, zmm14, [rax + 60160], 120
+; A1 = E0 & mem512[q + 65280]
+%line 397+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm4, zmm9, [rax + 65280]
+; A1 = ternlog(A1, E1, mem512[q + 65344], 0x78)
+%line 398+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm10, [rax + 65344], 120
+; A1 = ternlog(A1, E2, mem512[q + 65408], 0x78)
+%line 399+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm11, [rax + 65408], 120
+; A1 = ternlog(A1, E3, mem512[q + 65472], 0x78)
+%line 400+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm12, [rax + 65472], 120
+; A1 = ternlog(A1, E4, mem512[q + 65536], 0x78)
+%line 401+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm13, [rax + 65536], 120
+; A1 = ternlog(A1, E5, mem512[q + 65600], 0x78)
+%line 402+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm4, zmm14, [rax + 65600], 120
+; A3 = E0 & mem512[q + 70720]
+%line 403+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm5, zmm9, [rax + 70720]
+; A3 = ternlog(A3, E1, mem512[q + 70784], 0x78)
+%line 404+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm10, [rax + 70784], 120
+; A3 = ternlog(A3, E2, mem512[q + 70848], 0x78)
+%line 405+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm11, [rax + 70848], 120
+; A3 = ternlog(A3, E3, mem512[q + 70912], 0x78)
+%line 406+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm12, [rax + 70912], 120
+; A3 = ternlog(A3, E4, mem512[q + 70976], 0x78)
+%line 407+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm13, [rax + 70976], 120
+; A3 = ternlog(A3, E5, mem512[q + 71040], 0x78)
+%line 408+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm5, zmm14, [rax + 71040], 120
+; A5 = E0 & mem512[q + 76160]
+%line 409+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm6, zmm9, [rax + 76160]
+; A5 = ternlog(A5, E1, mem512[q + 76224], 0x78)
+%line 410+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm10, [rax + 76224], 120
+; A5 = ternlog(A5, E2, mem512[q + 76288], 0x78)
+%line 411+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm11, [rax + 76288], 120
+; A5 = ternlog(A5, E3, mem512[q + 76352], 0x78)
+%line 412+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm12, [rax + 76352], 120
+; A5 = ternlog(A5, E4, mem512[q + 76416], 0x78)
+%line 413+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm13, [rax + 76416], 120
+; A5 = ternlog(A5, E5, mem512[q + 76480], 0x78)
+%line 414+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm6, zmm14, [rax + 76480], 120
+; A7 = E0 & mem512[q + 81600]
+%line 415+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpandd zmm7, zmm9, [rax + 81600]
+; A7 = ternlog(A7, E1, mem512[q + 81664], 0x78)
+%line 416+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm10, [rax + 81664], 120
+; A7 = ternlog(A7, E2, mem512[q + 81728], 0x78)
+%line 417+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm11, [rax + 81728], 120
+; A7 = ternlog(A7, E3, mem512[q + 81792], 0x78)
+%line 418+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm12, [rax + 81792], 120
+; A7 = ternlog(A7, E4, mem512[q + 81856], 0x78)
+%line 419+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm13, [rax + 81856], 120
+; A7 = ternlog(A7, E5, mem512[q + 81920], 0x78)
+%line 420+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpternlogd zmm7, zmm14, [rax + 81920], 120
+; T = shuffle128(A0, A1, 0x44)
+%line 421+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm8, zmm0, zmm4, 68
+; A0 = shuffle128(A0, A1, 0xee)
+%line 422+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm0, zmm4, 238
+; A0 = A0 ^ T
+%line 423+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm8
+; T = shuffle128(A2, A3, 0x44)
+%line 424+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm1, zmm5, 68
+; A2 = shuffle128(A2, A3, 0xee)
+%line 425+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm1, zmm1, zmm5, 238
+; A2 = A2 ^ T
+%line 426+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm1, zmm1, zmm4
+; T = shuffle128(A4, A5, 0x44)
+%line 427+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm2, zmm6, 68
+; A4 = shuffle128(A4, A5, 0xee)
+%line 428+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm2, zmm2, zmm6, 238
+; A4 = A4 ^ T
+%line 429+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm2, zmm2, zmm4
+; T = shuffle128(A6, A7, 0x44)
+%line 430+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm3, zmm7, 68
+; A6 = shuffle128(A6, A7, 0xee)
+%line 431+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm3, zmm3, zmm7, 238
+; A6 = A6 ^ T
+%line 432+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm3, zmm3, zmm4
+; T = shuffle128(A0, A2, 0x88)
+%line 433+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm4, zmm0, zmm1, 136
+; A0 = shuffle128(A0, A2, 0xdd)
+%line 434+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm0, zmm0, zmm1, 221
+; A0 = A0 ^ T
+%line 435+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm4
+; T = shuffle128(A4, A6, 0x88)
+%line 436+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm1, zmm2, zmm3, 136
+; A4 = shuffle128(A4, A6, 0xdd)
+%line 437+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vshufi32x4 zmm2, zmm2, zmm3, 221
+; A4 = A4 ^ T
+%line 438+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm2, zmm2, zmm1
+; T = unpacklo64(A0, A4)
+%line 439+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpunpcklqdq zmm1, zmm0, zmm2
+; A0 = unpackhi64(A0, A4)
+%line 440+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpunpckhqdq zmm0, zmm0, zmm2
+; A0 = A0 ^ T
+%line 441+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm1
+; T = shuffle32(A0, 0xb1)
+%line 442+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpshufd zmm1, zmm0, 177
+; A0 = A0 ^ T
+%line 443+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord zmm0, zmm0, zmm1
+; g = extract256(A0, 0)
+%line 444+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vextracti64x4 ymm1, zmm0, 0
+; h = extract256(A0, 1)
+%line 445+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vextracti64x4 ymm0, zmm0, 1
+; g = blend32(g, h, 0xaa)
+%line 446+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpblendd ymm1, ymm1, ymm0, 170
+; 8x t = g << 16
+%line 447+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 16
+; g = g ^ t
+%line 448+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 8
+%line 449+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 8
+; g = g ^ t
+%line 450+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 4
+%line 451+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 4
+; g = g ^ t
+%line 452+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 2
+%line 453+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 2
+; g = g ^ t
+%line 454+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; 8x t = g << 1
+%line 455+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpslld ymm0, ymm1, 1
+; g = g ^ t
+%line 456+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpxord ymm1, ymm1, ymm0
+; g = shufbytes(g, mem256[BYTE3])
+%line 457+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpshufb ymm1, ymm1, [rel BYTE3]
+; o = movemask8(g)
+%line 458+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	vpmovmskb r8d, ymm1
+; v = o
+%line 459+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov r9, r8
+; v >>= 12
+%line 460+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	shr r9, 12
+; o |= v
+%line 461+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	or r8, r9
+; mem8[bt + 1] = o
+%line 462+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov byte [rcx + 1], r8b
+; bt = bt + 2
+%line 463+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	add rcx, 2
+; q = q + 87040
+%line 464+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	add rax, 87040
+; =? j -= 1
+%line 465+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	sub r10, 1
 ; goto short if !=
-%line 293+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 466+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	jne .Lshort
 .Lnext:
 ; bt = bt + 2
-%line 295+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add rax, 2
+%line 468+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	add rcx, 2
 ; rs = rs + 340
-%line 296+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 469+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	add rsi, 340
 ; i = i - 1
-%line 297+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	sub rcx, 1
+%line 470+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	sub rbx, 1
 ; =? i - 0
-%line 298+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	cmp rcx, 0
+%line 471+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	cmp rbx, 0
 ; goto classes if !=
-%line 299+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 472+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	jne .Lclasses
 ; in = &BITS
-%line 300+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 473+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	lea r8, [rsp + 512]
 ; r0 = mem512[in + 0]
-%line 302+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 475+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm0, [r8]
 ; r1 = mem512[in + 64]
-%line 303+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 476+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [r8 + 64]
 ; r2 = mem512[in + 128]
-%line 304+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 477+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [r8 + 128]
 ; r3 = mem512[in + 192]
-%line 305+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 478+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm3, [r8 + 192]
 ; r4 = mem512[in + 256]
-%line 306+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 479+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm4, [r8 + 256]
 ; r5 = mem512[in + 320]
-%line 307+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 480+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm5, [r8 + 320]
 ; r6 = mem512[in + 384]
-%line 308+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 481+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm6, [r8 + 384]
 ; r7 = mem512[in + 448]
-%line 309+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 482+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm7, [r8 + 448]
 ; 8x t0 = r0 >> 32
-%line 310+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 483+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm8, zmm0, 32
 ; mk = mem512[LO32]
-%line 311+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 484+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm9, [rel LO32]
 ; t0 = ternlog(t0, r4, mk, 0x28)
-%line 312+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 485+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm8, zmm4, zmm9, 40
 ; r4 = r4 ^ t0
-%line 313+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 486+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm9, zmm4, zmm8
 ; 8x t0 = t0 << 32
-%line 314+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 487+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm8, zmm8, 32
 ; r0 = r0 ^ t0
-%line 315+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 488+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm8
 ; 8x t0 = r1 >> 32
-%line 316+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 489+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm4, zmm1, 32
 ; mk = mem512[LO32]
-%line 317+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 490+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm8, [rel LO32]
 ; t0 = ternlog(t0, r5, mk, 0x28)
-%line 318+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 491+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm5, zmm8, 40
 ; r5 = r5 ^ t0
-%line 319+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 492+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm8, zmm5, zmm4
 ; 8x t0 = t0 << 32
-%line 320+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 493+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm4, zmm4, 32
 ; r1 = r1 ^ t0
-%line 321+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 494+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm1, zmm1, zmm4
 ; 8x t0 = r2 >> 32
-%line 322+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 495+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm4, zmm2, 32
 ; mk = mem512[LO32]
-%line 323+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 496+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm5, [rel LO32]
 ; t0 = ternlog(t0, r6, mk, 0x28)
-%line 324+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 497+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm6, zmm5, 40
 ; r6 = r6 ^ t0
-%line 325+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 498+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm6, zmm6, zmm4
 ; 8x t0 = t0 << 32
-%line 326+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 499+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm4, zmm4, 32
 ; r2 = r2 ^ t0
-%line 327+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 500+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm2, zmm2, zmm4
 ; 8x t0 = r3 >> 32
-%line 328+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 501+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm4, zmm3, 32
 ; mk = mem512[LO32]
-%line 329+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 502+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm5, [rel LO32]
 ; t0 = ternlog(t0, r7, mk, 0x28)
-%line 330+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 503+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm7, zmm5, 40
 ; r7 = r7 ^ t0
-%line 331+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 504+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm7, zmm7, zmm4
 ; 8x t0 = t0 << 32
-%line 332+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 505+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm4, zmm4, 32
 ; r3 = r3 ^ t0
-%line 333+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 506+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm3, zmm3, zmm4
 ; 8x t0 = r0 >> 16
-%line 334+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 507+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm4, zmm0, 16
 ; mk = mem512[LO16]
-%line 335+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 508+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm5, [rel LO16]
 ; t0 = ternlog(t0, r2, mk, 0x28)
-%line 336+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 509+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm2, zmm5, 40
 ; r2 = r2 ^ t0
-%line 337+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 510+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm5, zmm2, zmm4
 ; 8x t0 = t0 << 16
-%line 338+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 511+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm4, zmm4, 16
 ; r0 = r0 ^ t0
-%line 339+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 512+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm4
 ; 8x t0 = r1 >> 16
-%line 340+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 513+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm2, zmm1, 16
 ; mk = mem512[LO16]
-%line 341+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 514+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm4, [rel LO16]
 ; t0 = ternlog(t0, r3, mk, 0x28)
-%line 342+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 515+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm3, zmm4, 40
 ; r3 = r3 ^ t0
-%line 343+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 516+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm3, zmm3, zmm2
 ; 8x t0 = t0 << 16
-%line 344+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 517+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm2, zmm2, 16
 ; r1 = r1 ^ t0
-%line 345+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 518+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm1, zmm1, zmm2
 ; 8x t0 = r4 >> 16
-%line 346+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 519+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm2, zmm9, 16
 ; mk = mem512[LO16]
-%line 347+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 520+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm4, [rel LO16]
 ; t0 = ternlog(t0, r6, mk, 0x28)
-%line 348+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 521+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm6, zmm4, 40
 ; r6 = r6 ^ t0
-%line 349+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 522+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm10, zmm6, zmm2
 ; 8x t0 = t0 << 16
-%line 350+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 523+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm2, zmm2, 16
 ; r4 = r4 ^ t0
-%line 351+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 524+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm9, zmm9, zmm2
 ; 8x t0 = r5 >> 16
-%line 352+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 525+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm2, zmm8, 16
 ; mk = mem512[LO16]
-%line 353+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 526+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm4, [rel LO16]
 ; t0 = ternlog(t0, r7, mk, 0x28)
-%line 354+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 527+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm7, zmm4, 40
 ; r7 = r7 ^ t0
-%line 355+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 528+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm7, zmm7, zmm2
 ; 8x t0 = t0 << 16
-%line 356+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 529+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm2, zmm2, 16
 ; r5 = r5 ^ t0
-%line 357+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 530+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm8, zmm8, zmm2
 ; 8x t0 = r0 >> 8
-%line 358+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 531+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm2, zmm0, 8
 ; mk = mem512[LO8]
-%line 359+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 532+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm4, [rel LO8]
 ; t0 = ternlog(t0, r1, mk, 0x28)
-%line 360+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 533+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm2, zmm1, zmm4, 40
 ; r1 = r1 ^ t0
-%line 361+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 534+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm4, zmm1, zmm2
 ; 8x t0 = t0 << 8
-%line 362+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 535+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm2, zmm2, 8
 ; r0 = r0 ^ t0
-%line 363+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 536+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm6, zmm0, zmm2
 ; 8x t0 = r2 >> 8
-%line 364+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 537+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm0, zmm5, 8
 ; mk = mem512[LO8]
-%line 365+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 538+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rel LO8]
 ; t0 = ternlog(t0, r3, mk, 0x28)
-%line 366+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 539+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm3, zmm1, 40
 ; r3 = r3 ^ t0
-%line 367+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 540+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm3, zmm3, zmm0
 ; 8x t0 = t0 << 8
-%line 368+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 541+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm0, zmm0, 8
 ; r2 = r2 ^ t0
-%line 369+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 542+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm5, zmm5, zmm0
 ; 8x t0 = r4 >> 8
-%line 370+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 543+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm0, zmm9, 8
 ; mk = mem512[LO8]
-%line 371+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 544+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rel LO8]
 ; t0 = ternlog(t0, r5, mk, 0x28)
-%line 372+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 545+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm8, zmm1, 40
 ; r5 = r5 ^ t0
-%line 373+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 546+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm8, zmm8, zmm0
 ; 8x t0 = t0 << 8
-%line 374+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 547+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm0, zmm0, 8
 ; r4 = r4 ^ t0
-%line 375+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 548+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm9, zmm9, zmm0
 ; 8x t0 = r6 >> 8
-%line 376+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 549+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm0, zmm10, 8
 ; mk = mem512[LO8]
-%line 377+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 550+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm1, [rel LO8]
 ; t0 = ternlog(t0, r7, mk, 0x28)
-%line 378+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 551+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm0, zmm7, zmm1, 40
 ; r7 = r7 ^ t0
-%line 379+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 552+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm7, zmm7, zmm0
 ; 8x t0 = t0 << 8
-%line 380+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 553+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm0, zmm0, 8
 ; r6 = r6 ^ t0
-%line 381+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 554+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpxord zmm10, zmm10, zmm0
 ; t1 = shuffle128(r0, r0, 0x4e)
-%line 382+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 555+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm6, zmm6, 78
 ; 8x t0 = r0 >> 4
-%line 383+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 556+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm6, 4
 ; mk = mem512[M4]
-%line 384+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 557+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M4]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 385+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 558+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 386+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 559+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 78
 ; 8x t0 = t0 << 4
-%line 387+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 560+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 4
 ; r0 = ternlog(r0, t0, t1, 0x96)
-%line 388+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 561+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm1, zmm0, 150
 ; t1 = shuffle128(r1, r1, 0x4e)
-%line 389+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 562+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm4, zmm4, 78
 ; 8x t0 = r1 >> 4
-%line 390+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 563+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm4, 4
 ; mk = mem512[M4]
-%line 391+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 564+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M4]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 392+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 565+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 393+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 566+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 78
 ; 8x t0 = t0 << 4
-%line 394+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 567+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 4
 ; r1 = ternlog(r1, t0, t1, 0x96)
-%line 395+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 568+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 150
 ; t1 = shuffle128(r2, r2, 0x4e)
-%line 396+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 569+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm5, zmm5, 78
 ; 8x t0 = r2 >> 4
-%line 397+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 570+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm5, 4
 ; mk = mem512[M4]
-%line 398+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 571+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M4]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 399+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 572+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 400+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 573+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 78
 ; 8x t0 = t0 << 4
-%line 401+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 574+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 4
 ; r2 = ternlog(r2, t0, t1, 0x96)
-%line 402+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 575+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 150
 ; t1 = shuffle128(r3, r3, 0x4e)
-%line 403+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 576+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm3, zmm3, 78
 ; 8x t0 = r3 >> 4
-%line 404+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 577+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm3, 4
 ; mk = mem512[M4]
-%line 405+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 578+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M4]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 406+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 579+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 407+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 580+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 78
 ; 8x t0 = t0 << 4
-%line 408+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 581+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 4
 ; r3 = ternlog(r3, t0, t1, 0x96)
-%line 409+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 582+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 150
 ; t1 = shuffle128(r4, r4, 0x4e)
-%line 410+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 583+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm9, zmm9, 78
 ; 8x t0 = r4 >> 4
-%line 411+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 584+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm9, 4
 ; mk = mem512[M4]
-%line 412+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 585+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M4]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 413+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 586+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 414+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 587+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 78
 ; 8x t0 = t0 << 4
-%line 415+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 588+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 4
 ; r4 = ternlog(r4, t0, t1, 0x96)
-%line 416+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 589+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm9, zmm1, zmm0, 150
 ; t1 = shuffle128(r5, r5, 0x4e)
-%line 417+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 590+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm8, zmm8, 78
 ; 8x t0 = r5 >> 4
-%line 418+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 591+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm8, 4
 ; mk = mem512[M4]
-%line 419+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 592+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M4]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 420+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 593+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 421+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 594+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 78
 ; 8x t0 = t0 << 4
-%line 422+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 595+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 4
 ; r5 = ternlog(r5, t0, t1, 0x96)
-%line 423+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 596+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm8, zmm1, zmm0, 150
 ; t1 = shuffle128(r6, r6, 0x4e)
-%line 424+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 597+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm10, zmm10, 78
 ; 8x t0 = r6 >> 4
-%line 425+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 598+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm10, 4
 ; mk = mem512[M4]
-%line 426+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 599+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M4]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 427+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 600+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 428+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 601+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 78
 ; 8x t0 = t0 << 4
-%line 429+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 602+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 4
 ; r6 = ternlog(r6, t0, t1, 0x96)
-%line 430+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 603+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm10, zmm1, zmm0, 150
 ; t1 = shuffle128(r7, r7, 0x4e)
-%line 431+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 604+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm7, zmm7, 78
 ; 8x t0 = r7 >> 4
-%line 432+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 605+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm7, 4
 ; mk = mem512[M4]
-%line 433+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 606+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M4]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 434+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 607+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0x4e)
-%line 435+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 608+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 78
 ; 8x t0 = t0 << 4
-%line 436+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 609+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 4
 ; r7 = ternlog(r7, t0, t1, 0x96)
-%line 437+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 610+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm1, zmm0, 150
 ; t1 = shuffle128(r0, r0, 0xb1)
-%line 438+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 611+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm6, zmm6, 177
 ; 8x t0 = r0 >> 2
-%line 439+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 612+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm6, 2
 ; mk = mem512[M2]
-%line 440+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 613+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M2]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 441+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 614+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 442+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 615+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 177
 ; 8x t0 = t0 << 2
-%line 443+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 616+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 2
 ; r0 = ternlog(r0, t0, t1, 0x96)
-%line 444+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 617+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm1, zmm0, 150
 ; t1 = shuffle128(r1, r1, 0xb1)
-%line 445+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 618+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm4, zmm4, 177
 ; 8x t0 = r1 >> 2
-%line 446+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 619+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm4, 2
 ; mk = mem512[M2]
-%line 447+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 620+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M2]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 448+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 621+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 449+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 622+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 177
 ; 8x t0 = t0 << 2
-%line 450+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 623+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 2
 ; r1 = ternlog(r1, t0, t1, 0x96)
-%line 451+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 624+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 150
 ; t1 = shuffle128(r2, r2, 0xb1)
-%line 452+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 625+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm5, zmm5, 177
 ; 8x t0 = r2 >> 2
-%line 453+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 626+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm5, 2
 ; mk = mem512[M2]
-%line 454+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 627+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M2]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 455+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 628+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 456+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 629+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 177
 ; 8x t0 = t0 << 2
-%line 457+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 630+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 2
 ; r2 = ternlog(r2, t0, t1, 0x96)
-%line 458+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 631+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 150
 ; t1 = shuffle128(r3, r3, 0xb1)
-%line 459+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 632+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm3, zmm3, 177
 ; 8x t0 = r3 >> 2
-%line 460+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 633+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm3, 2
 ; mk = mem512[M2]
-%line 461+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 634+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M2]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 462+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 635+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 463+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 636+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 177
 ; 8x t0 = t0 << 2
-%line 464+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 637+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 2
 ; r3 = ternlog(r3, t0, t1, 0x96)
-%line 465+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 638+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 150
 ; t1 = shuffle128(r4, r4, 0xb1)
-%line 466+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 639+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm9, zmm9, 177
 ; 8x t0 = r4 >> 2
-%line 467+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 640+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm9, 2
 ; mk = mem512[M2]
-%line 468+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 641+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M2]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 469+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 642+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 470+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 643+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 177
 ; 8x t0 = t0 << 2
-%line 471+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 644+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 2
 ; r4 = ternlog(r4, t0, t1, 0x96)
-%line 472+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 645+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm9, zmm1, zmm0, 150
 ; t1 = shuffle128(r5, r5, 0xb1)
-%line 473+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 646+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm8, zmm8, 177
 ; 8x t0 = r5 >> 2
-%line 474+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 647+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm8, 2
 ; mk = mem512[M2]
-%line 475+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 648+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M2]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 476+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 649+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 477+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 650+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 177
 ; 8x t0 = t0 << 2
-%line 478+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 651+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 2
 ; r5 = ternlog(r5, t0, t1, 0x96)
-%line 479+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 652+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm8, zmm1, zmm0, 150
 ; t1 = shuffle128(r6, r6, 0xb1)
-%line 480+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 653+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm10, zmm10, 177
 ; 8x t0 = r6 >> 2
-%line 481+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 654+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm10, 2
 ; mk = mem512[M2]
-%line 482+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 655+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M2]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 483+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 656+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 484+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 657+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 177
 ; 8x t0 = t0 << 2
-%line 485+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 658+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 2
 ; r6 = ternlog(r6, t0, t1, 0x96)
-%line 486+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 659+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm10, zmm1, zmm0, 150
 ; t1 = shuffle128(r7, r7, 0xb1)
-%line 487+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 660+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm7, zmm7, 177
 ; 8x t0 = r7 >> 2
-%line 488+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 661+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm7, 2
 ; mk = mem512[M2]
-%line 489+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 662+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M2]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 490+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 663+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle128(t0, t0, 0xb1)
-%line 491+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 664+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm0, zmm1, zmm1, 177
 ; 8x t0 = t0 << 2
-%line 492+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 665+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 2
 ; r7 = ternlog(r7, t0, t1, 0x96)
-%line 493+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 666+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm1, zmm0, 150
 ; t1 = shuffle32(r0, 0x4e)
-%line 494+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 667+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm6, 78
 ; 8x t0 = r0 >> 1
-%line 495+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 668+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm6, 1
 ; mk = mem512[M1]
-%line 496+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 669+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M1]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 497+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 670+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle32(t0, 0x4e)
-%line 498+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 671+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm1, 78
 ; 8x t0 = t0 << 1
-%line 499+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 672+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 1
 ; r0 = ternlog(r0, t0, t1, 0x96)
-%line 500+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 673+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm6, zmm1, zmm0, 150
 ; t1 = shuffle32(r1, 0x4e)
-%line 501+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 674+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm4, 78
 ; 8x t0 = r1 >> 1
-%line 502+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 675+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm4, 1
 ; mk = mem512[M1]
-%line 503+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 676+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M1]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 504+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 677+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle32(t0, 0x4e)
-%line 505+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 678+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm1, 78
 ; 8x t0 = t0 << 1
-%line 506+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 679+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 1
 ; r1 = ternlog(r1, t0, t1, 0x96)
-%line 507+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 680+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm4, zmm1, zmm0, 150
 ; t1 = shuffle32(r2, 0x4e)
-%line 508+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 681+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm5, 78
 ; 8x t0 = r2 >> 1
-%line 509+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 682+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm5, 1
 ; mk = mem512[M1]
-%line 510+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 683+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M1]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 511+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 684+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle32(t0, 0x4e)
-%line 512+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 685+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm1, 78
 ; 8x t0 = t0 << 1
-%line 513+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 686+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 1
 ; r2 = ternlog(r2, t0, t1, 0x96)
-%line 514+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 687+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm1, zmm0, 150
 ; t1 = shuffle32(r3, 0x4e)
-%line 515+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 688+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm3, 78
 ; 8x t0 = r3 >> 1
-%line 516+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 689+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm3, 1
 ; mk = mem512[M1]
-%line 517+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 690+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M1]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 518+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 691+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle32(t0, 0x4e)
-%line 519+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 692+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm1, 78
 ; 8x t0 = t0 << 1
-%line 520+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 693+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 1
 ; r3 = ternlog(r3, t0, t1, 0x96)
-%line 521+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 694+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm1, zmm0, 150
 ; t1 = shuffle32(r4, 0x4e)
-%line 522+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 695+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm9, 78
 ; 8x t0 = r4 >> 1
-%line 523+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 696+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm9, 1
 ; mk = mem512[M1]
-%line 524+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 697+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M1]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 525+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 698+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle32(t0, 0x4e)
-%line 526+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 699+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm1, 78
 ; 8x t0 = t0 << 1
-%line 527+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 700+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 1
 ; r4 = ternlog(r4, t0, t1, 0x96)
-%line 528+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 701+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm9, zmm1, zmm0, 150
 ; t1 = shuffle32(r5, 0x4e)
-%line 529+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 702+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm8, 78
 ; 8x t0 = r5 >> 1
-%line 530+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 703+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm8, 1
 ; mk = mem512[M1]
-%line 531+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 704+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M1]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 532+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 705+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle32(t0, 0x4e)
-%line 533+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 706+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm1, 78
 ; 8x t0 = t0 << 1
-%line 534+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 707+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 1
 ; r5 = ternlog(r5, t0, t1, 0x96)
-%line 535+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 708+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm8, zmm1, zmm0, 150
 ; t1 = shuffle32(r6, 0x4e)
-%line 536+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 709+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm10, 78
 ; 8x t0 = r6 >> 1
-%line 537+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 710+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm10, 1
 ; mk = mem512[M1]
-%line 538+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 711+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M1]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 539+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 712+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle32(t0, 0x4e)
-%line 540+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 713+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm1, 78
 ; 8x t0 = t0 << 1
-%line 541+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 714+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 1
 ; r6 = ternlog(r6, t0, t1, 0x96)
-%line 542+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 715+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm10, zmm1, zmm0, 150
 ; t1 = shuffle32(r7, 0x4e)
-%line 543+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 716+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm7, 78
 ; 8x t0 = r7 >> 1
-%line 544+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 717+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsrlq zmm1, zmm7, 1
 ; mk = mem512[M1]
-%line 545+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 718+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 zmm2, [rel M1]
 ; t0 = ternlog(t0, t1, mk, 0x28)
-%line 546+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 719+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm1, zmm0, zmm2, 40
 ; t1 = shuffle32(t0, 0x4e)
-%line 547+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 720+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpshufd zmm0, zmm1, 78
 ; 8x t0 = t0 << 1
-%line 548+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 721+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpsllq zmm1, zmm1, 1
 ; r7 = ternlog(r7, t0, t1, 0x96)
-%line 549+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 722+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm1, zmm0, 150
 ; mem512[out + 0] = r0
-%line 550+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 723+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r8], zmm6
 ; mem512[out + 64] = r1
-%line 551+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 724+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 64], zmm4
 ; mem512[out + 128] = r2
-%line 552+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 725+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 128], zmm5
 ; mem512[out + 192] = r3
-%line 553+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 726+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 192], zmm3
 ; mem512[out + 256] = r4
-%line 554+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 727+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 256], zmm9
 ; mem512[out + 320] = r5
-%line 555+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 728+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 320], zmm8
 ; mem512[out + 384] = r6
-%line 556+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 729+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 384], zmm10
 ; mem512[out + 448] = r7
-%line 557+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 730+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vmovdqu64 [r8 + 448], zmm7
 ; bt = &BITS
-%line 558+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 731+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	lea r10, [rsp + 512]
 ; x = mem16[bt + 0]
-%line 559+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r9d, word [r10]
+%line 732+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r8d, word [r10]
 ; v = mem16[e + 0]
-%line 560+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	movzx r8d, word [rdx]
+%line 733+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	movzx r9d, word [rdx]
 ; x = x ^ v
-%line 561+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	xor r9, r8
+%line 734+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	xor r8, r9
 ; mem16[s + 0] = x
-%line 562+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov word [rdi], r9w
+%line 735+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+	mov word [rdi], r8w
 ; x = mem16[bt + 8]
-%line 563+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 736+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 8]
 ; v = mem16[e + 2]
-%line 564+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 737+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 2]
 ; x = x ^ v
-%line 565+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 738+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 2] = x
-%line 566+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 739+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 2], r8w
 ; x = mem16[bt + 16]
-%line 567+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 740+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 16]
 ; v = mem16[e + 4]
-%line 568+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 741+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 4]
 ; x = x ^ v
-%line 569+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 742+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 4] = x
-%line 570+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 743+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 4], r8w
 ; x = mem16[bt + 24]
-%line 571+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 744+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 24]
 ; v = mem16[e + 6]
-%line 572+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 745+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 6]
 ; x = x ^ v
-%line 573+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 746+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 6] = x
-%line 574+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 747+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 6], r8w
 ; x = mem16[bt + 32]
-%line 575+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 748+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 32]
 ; v = mem16[e + 8]
-%line 576+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 749+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 8]
 ; x = x ^ v
-%line 577+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 750+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 8] = x
-%line 578+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 751+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 8], r8w
 ; x = mem16[bt + 40]
-%line 579+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 752+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 40]
 ; v = mem16[e + 10]
-%line 580+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 753+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 10]
 ; x = x ^ v
-%line 581+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 754+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 10] = x
-%line 582+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 755+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 10], r8w
 ; x = mem16[bt + 48]
-%line 583+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 756+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 48]
 ; v = mem16[e + 12]
-%line 584+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 757+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 12]
 ; x = x ^ v
-%line 585+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 758+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 12] = x
-%line 586+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 759+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 12], r8w
 ; x = mem16[bt + 56]
-%line 587+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 760+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 56]
 ; v = mem16[e + 14]
-%line 588+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 761+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 14]
 ; x = x ^ v
-%line 589+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 762+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 14] = x
-%line 590+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 763+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 14], r8w
 ; x = mem16[bt + 64]
-%line 591+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 764+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 64]
 ; v = mem16[e + 16]
-%line 592+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 765+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 16]
 ; x = x ^ v
-%line 593+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 766+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 16] = x
-%line 594+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 767+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 16], r8w
 ; x = mem16[bt + 72]
-%line 595+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 768+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 72]
 ; v = mem16[e + 18]
-%line 596+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 769+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 18]
 ; x = x ^ v
-%line 597+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 770+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 18] = x
-%line 598+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 771+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 18], r8w
 ; x = mem16[bt + 80]
-%line 599+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 772+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 80]
 ; v = mem16[e + 20]
-%line 600+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 773+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 20]
 ; x = x ^ v
-%line 601+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 774+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 20] = x
-%line 602+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 775+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 20], r8w
 ; x = mem16[bt + 88]
-%line 603+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 776+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 88]
 ; v = mem16[e + 22]
-%line 604+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 777+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 22]
 ; x = x ^ v
-%line 605+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 778+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 22] = x
-%line 606+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 779+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 22], r8w
 ; x = mem16[bt + 96]
-%line 607+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 780+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 96]
 ; v = mem16[e + 24]
-%line 608+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 781+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 24]
 ; x = x ^ v
-%line 609+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 782+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 24] = x
-%line 610+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 783+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 24], r8w
 ; x = mem16[bt + 104]
-%line 611+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 784+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 104]
 ; v = mem16[e + 26]
-%line 612+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 785+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 26]
 ; x = x ^ v
-%line 613+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 786+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 26] = x
-%line 614+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 787+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 26], r8w
 ; x = mem16[bt + 112]
-%line 615+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 788+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 112]
 ; v = mem16[e + 28]
-%line 616+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 789+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 28]
 ; x = x ^ v
-%line 617+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 790+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 28] = x
-%line 618+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 791+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 28], r8w
 ; x = mem16[bt + 120]
-%line 619+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 792+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 120]
 ; v = mem16[e + 30]
-%line 620+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 793+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 30]
 ; x = x ^ v
-%line 621+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 794+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 30] = x
-%line 622+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 795+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 30], r8w
 ; x = mem16[bt + 128]
-%line 623+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 796+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 128]
 ; v = mem16[e + 32]
-%line 624+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 797+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 32]
 ; x = x ^ v
-%line 625+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 798+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 32] = x
-%line 626+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 799+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 32], r8w
 ; x = mem16[bt + 136]
-%line 627+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 800+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 136]
 ; v = mem16[e + 34]
-%line 628+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 801+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 34]
 ; x = x ^ v
-%line 629+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 802+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 34] = x
-%line 630+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 803+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 34], r8w
 ; x = mem16[bt + 144]
-%line 631+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 804+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 144]
 ; v = mem16[e + 36]
-%line 632+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 805+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 36]
 ; x = x ^ v
-%line 633+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 806+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 36] = x
-%line 634+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 807+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 36], r8w
 ; x = mem16[bt + 152]
-%line 635+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 808+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 152]
 ; v = mem16[e + 38]
-%line 636+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 809+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 38]
 ; x = x ^ v
-%line 637+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 810+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 38] = x
-%line 638+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 811+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 38], r8w
 ; x = mem16[bt + 160]
-%line 639+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 812+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 160]
 ; v = mem16[e + 40]
-%line 640+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 813+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 40]
 ; x = x ^ v
-%line 641+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 814+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 40] = x
-%line 642+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 815+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 40], r8w
 ; x = mem16[bt + 168]
-%line 643+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 816+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 168]
 ; v = mem16[e + 42]
-%line 644+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 817+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 42]
 ; x = x ^ v
-%line 645+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 818+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 42] = x
-%line 646+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 819+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 42], r8w
 ; x = mem16[bt + 176]
-%line 647+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 820+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 176]
 ; v = mem16[e + 44]
-%line 648+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 821+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 44]
 ; x = x ^ v
-%line 649+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 822+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 44] = x
-%line 650+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 823+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 44], r8w
 ; x = mem16[bt + 184]
-%line 651+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 824+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 184]
 ; v = mem16[e + 46]
-%line 652+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 825+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 46]
 ; x = x ^ v
-%line 653+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 826+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 46] = x
-%line 654+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 827+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 46], r8w
 ; x = mem16[bt + 192]
-%line 655+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 828+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 192]
 ; v = mem16[e + 48]
-%line 656+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 829+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 48]
 ; x = x ^ v
-%line 657+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 830+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 48] = x
-%line 658+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 831+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 48], r8w
 ; x = mem16[bt + 200]
-%line 659+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 832+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 200]
 ; v = mem16[e + 50]
-%line 660+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 833+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 50]
 ; x = x ^ v
-%line 661+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 834+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 50] = x
-%line 662+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 835+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 50], r8w
 ; x = mem16[bt + 208]
-%line 663+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 836+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 208]
 ; v = mem16[e + 52]
-%line 664+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 837+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 52]
 ; x = x ^ v
-%line 665+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 838+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 52] = x
-%line 666+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 839+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 52], r8w
 ; x = mem16[bt + 216]
-%line 667+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 840+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 216]
 ; v = mem16[e + 54]
-%line 668+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 841+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 54]
 ; x = x ^ v
-%line 669+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 842+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 54] = x
-%line 670+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 843+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 54], r8w
 ; x = mem16[bt + 224]
-%line 671+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 844+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 224]
 ; v = mem16[e + 56]
-%line 672+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 845+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 56]
 ; x = x ^ v
-%line 673+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 846+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 56] = x
-%line 674+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 847+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 56], r8w
 ; x = mem16[bt + 232]
-%line 675+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 848+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 232]
 ; v = mem16[e + 58]
-%line 676+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 849+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 58]
 ; x = x ^ v
-%line 677+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 850+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 58] = x
-%line 678+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 851+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 58], r8w
 ; x = mem16[bt + 240]
-%line 679+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 852+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 240]
 ; v = mem16[e + 60]
-%line 680+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 853+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 60]
 ; x = x ^ v
-%line 681+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 854+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 60] = x
-%line 682+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 855+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 60], r8w
 ; x = mem16[bt + 248]
-%line 683+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 856+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 248]
 ; v = mem16[e + 62]
-%line 684+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 857+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 62]
 ; x = x ^ v
-%line 685+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 858+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 62] = x
-%line 686+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 859+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 62], r8w
 ; x = mem16[bt + 256]
-%line 687+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 860+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 256]
 ; v = mem16[e + 64]
-%line 688+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 861+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 64]
 ; x = x ^ v
-%line 689+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 862+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 64] = x
-%line 690+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 863+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 64], r8w
 ; x = mem16[bt + 264]
-%line 691+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 864+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 264]
 ; v = mem16[e + 66]
-%line 692+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 865+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 66]
 ; x = x ^ v
-%line 693+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 866+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 66] = x
-%line 694+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 867+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 66], r8w
 ; x = mem16[bt + 272]
-%line 695+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 868+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 272]
 ; v = mem16[e + 68]
-%line 696+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 869+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 68]
 ; x = x ^ v
-%line 697+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 870+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 68] = x
-%line 698+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 871+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 68], r8w
 ; x = mem16[bt + 280]
-%line 699+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 872+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 280]
 ; v = mem16[e + 70]
-%line 700+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 873+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 70]
 ; x = x ^ v
-%line 701+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 874+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 70] = x
-%line 702+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 875+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 70], r8w
 ; x = mem16[bt + 288]
-%line 703+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 876+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 288]
 ; v = mem16[e + 72]
-%line 704+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 877+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 72]
 ; x = x ^ v
-%line 705+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 878+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 72] = x
-%line 706+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 879+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 72], r8w
 ; x = mem16[bt + 296]
-%line 707+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 880+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 296]
 ; v = mem16[e + 74]
-%line 708+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 881+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 74]
 ; x = x ^ v
-%line 709+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 882+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 74] = x
-%line 710+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 883+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 74], r8w
 ; x = mem16[bt + 304]
-%line 711+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 884+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 304]
 ; v = mem16[e + 76]
-%line 712+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 885+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 76]
 ; x = x ^ v
-%line 713+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 886+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 76] = x
-%line 714+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 887+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 76], r8w
 ; x = mem16[bt + 312]
-%line 715+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 888+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 312]
 ; v = mem16[e + 78]
-%line 716+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 889+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 78]
 ; x = x ^ v
-%line 717+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 890+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 78] = x
-%line 718+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 891+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 78], r8w
 ; x = mem16[bt + 320]
-%line 719+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 892+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 320]
 ; v = mem16[e + 80]
-%line 720+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 893+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 80]
 ; x = x ^ v
-%line 721+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 894+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 80] = x
-%line 722+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 895+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 80], r8w
 ; x = mem16[bt + 328]
-%line 723+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 896+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 328]
 ; v = mem16[e + 82]
-%line 724+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 897+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 82]
 ; x = x ^ v
-%line 725+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 898+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 82] = x
-%line 726+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 899+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 82], r8w
 ; x = mem16[bt + 336]
-%line 727+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 900+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 336]
 ; v = mem16[e + 84]
-%line 728+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 901+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 84]
 ; x = x ^ v
-%line 729+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 902+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 84] = x
-%line 730+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 903+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 84], r8w
 ; x = mem16[bt + 344]
-%line 731+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 904+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 344]
 ; v = mem16[e + 86]
-%line 732+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 905+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 86]
 ; x = x ^ v
-%line 733+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 906+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 86] = x
-%line 734+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 907+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 86], r8w
 ; x = mem16[bt + 352]
-%line 735+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 908+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 352]
 ; v = mem16[e + 88]
-%line 736+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 909+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 88]
 ; x = x ^ v
-%line 737+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 910+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 88] = x
-%line 738+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 911+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 88], r8w
 ; x = mem16[bt + 360]
-%line 739+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 912+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 360]
 ; v = mem16[e + 90]
-%line 740+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 913+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 90]
 ; x = x ^ v
-%line 741+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 914+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 90] = x
-%line 742+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 915+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 90], r8w
 ; x = mem16[bt + 368]
-%line 743+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 916+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 368]
 ; v = mem16[e + 92]
-%line 744+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 917+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 92]
 ; x = x ^ v
-%line 745+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 918+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 92] = x
-%line 746+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 919+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 92], r8w
 ; x = mem16[bt + 376]
-%line 747+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 920+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r8d, word [r10 + 376]
 ; v = mem16[e + 94]
-%line 748+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 921+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	movzx r9d, word [rdx + 94]
 ; x = x ^ v
-%line 749+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 922+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	xor r8, r9
 ; mem16[s + 94] = x
-%line 750+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 923+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov word [rdi + 94], r8w
 ; leave
-%line 751+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
+%line 924+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vzeroupper
 	mov rsp, [rsp + 1024]
+	pop rbx
 	ret
 .end:
 
@@ -2218,5 +2736,8 @@ M2:
 align 64
 M1:
 	dq 0x5555555555555555, 0x0, 0x5555555555555555, 0x0, 0x5555555555555555, 0x0, 0x5555555555555555, 0x0
+align 64
+BYTE3:
+	dq 0x808080800f0b0703, 0x8080808080808080, 0x808080800f0b0703, 0x8080808080808080
 
 section .note.GNU-stack noalloc noexec nowrite progbits
