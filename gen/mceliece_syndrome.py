@@ -645,6 +645,29 @@ def classes(name: str) -> tuple[int, int, int, int]:
     return P, NL, G, mt - 8 * P * G
 
 
+def class_loops(L: list[str], n0: int, G: int, rb: int, lengths: list[tuple[str, int]],
+                body: Callable[[int], None], step: list[str]) -> None:
+    """The class loop's inner part, shared by render_rows512 and
+    render_classes256: one group loop per row length (label, lines or
+    words per row; "long" jumps past the others), each `body(n)` then
+    `step` and the branch back; then the class step (the byte pointer past
+    the class's 8 bytes, the next row start) and the branch to `classes`,
+    with the class body (from L[n0]) indented."""
+    for lab, n in lengths:
+        L.append(f"{lab}:")
+        n1 = len(L)
+        body(n)
+        L += step + [f"goto {lab} if !="]
+        L[n1:] = ["  " + x for x in L[n1:]]
+        if lab == "long":
+            L.append("goto next")
+    L.append("next:")
+    if G < 8:
+        L.append(f"bt = bt + {8 - G}")
+    L += [f"rs = rs + {rb}", "i = i - 1", "=? i - 0", "goto classes if !="]
+    L[n0:] = ["  " + x for x in L[n0:]]
+
+
 def render_rows512(impl: str, ident: str, name: str, t: SynTgt) -> str:
     """amd64-avx512: no 64-byte load crosses a cache line.  Rows in classes
     of equal start alignment o = (pk + r*rb) mod 64 (classes() gives the
@@ -678,9 +701,8 @@ def render_rows512(impl: str, ident: str, name: str, t: SynTgt) -> str:
     L += [f"E{w} = mem512[ee + {64 * w}]" for w in range(NL)]
     U = UNROLL512 if G % UNROLL512 == 0 else 1
     L += [f"j = {G // U}", f"unsigned<? o - {64 * (NL - 1) - rb + 1}", "goto short if unsigned<"]
-    for lab, nl in (("long", NL), ("short", NL - 1)):
-        L.append(f"{lab}:")
-        n1 = len(L)
+
+    def groups(nl: int) -> None:
         for u in range(U):
             for r in range(8):
                 a = f"A{SLOT_OF_ROW512[r]}"
@@ -689,15 +711,8 @@ def render_rows512(impl: str, ident: str, name: str, t: SynTgt) -> str:
                     L.append(f"{a} = E0 & {mref}" if w == 0 else f"{a} = ternlog({a}, E{w}, {mref}, 0x78)")
             merge8(L, 8)
             L.append(f"mem8[bt + {u}] = o")
-        L += [f"bt = bt + {U}", f"q = q + {8 * U * stride}", "=? j -= 1", f"goto {lab} if !="]
-        L[n1:] = ["  " + x for x in L[n1:]]
-        if lab == "long":
-            L.append("goto next")
-    L.append("next:")
-    if G < 8:
-        L.append(f"bt = bt + {8 - G}")
-    L += [f"rs = rs + {rb}", "i = i - 1", "=? i - 0", "goto classes if !="]
-    L[n0:] = ["  " + x for x in L[n0:]]
+    class_loops(L, n0, G, rb, [("long", NL), ("short", NL - 1)], groups,
+                [f"bt = bt + {U}", f"q = q + {8 * U * stride}", "=? j -= 1"])
     # 3. the rest, row by row with unaligned loads (e' words; the last one overlapping)
     words = [64 * w for w in range(nfull)] + ([rb - 64] if tail else [])
     if rest:
@@ -809,24 +824,14 @@ def render_classes256(impl: str, ident: str, name: str, t: SynTgt) -> str:
                   f"{x} = {x} ^ t", f"t = shuffle32({x}, 0xb1)", f"{x} = {x} ^ t",
                   f"g = {x}" if r == 0 else f"g = blend32(g, {x}, {hex(1 << dword_of_row[r])})"])
 
-    for lab, nw in (("long", NW), ("short", NW - 1)):
-        L.append(f"{lab}:")
-        n1 = len(L)
+    def group(nw: int) -> None:
         for r in range(0, 8, 2):
             pairwords(r * stride, [32 * u for u in range(nw)])
             fold1("a", r)
             fold1("b", r + 1)
         vector_finish(L, "g", "t")
-        L += ["mem8[bt + 0] = o", "bt = bt + 1", f"q = q + {8 * stride}",
-              "j = j - 1", "=? j - 0", f"goto {lab} if !="]
-        L[n1:] = ["  " + x for x in L[n1:]]
-        if lab == "long":
-            L.append("goto next")
-    L.append("next:")
-    if G < 8:
-        L.append(f"bt = bt + {8 - G}")
-    L += [f"rs = rs + {rb}", "i = i - 1", "=? i - 0", "goto classes if !="]
-    L[n0:] = ["  " + x for x in L[n0:]]
+    class_loops(L, n0, G, rb, [("long", NW), ("short", NW - 1)], group,
+                ["mem8[bt + 0] = o", "bt = bt + 1", f"q = q + {8 * stride}", "j = j - 1", "=? j - 0"])
     words = [32 * w for w in range(nfull)] + ([rb - 32] if tail else [])
     consts: list[str] = []
     if rest:
