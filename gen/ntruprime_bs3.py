@@ -1143,6 +1143,19 @@ def base_ymm(em: Em, I: int, NB: int, coff: int, evf: int, evg: int) -> None:
     every block was of the third kind."""
     em.raw("pc = w")
 
+    def mac_loop(tag: str, pa_step: str, pb_step: str) -> None:
+        """cnt iterations: a_i at pa, the four b at pb, both stepped by 64
+        bytes in opposite directions, into the four accumulators"""
+        em.raw(f"{tag}loop:")
+        em.raw(f"pa {pa_step} 64")
+        em.raw(f"pb {pb_step} 64")
+        _ymm_load_a(em, f"pa + {evf}")
+        for jj in range(4):
+            _ymm_mac(em, jj, f"pb + {evg + 64 * jj}", False)
+        em.raw("=? cnt -= 1")
+        em.raw(f"goto {tag}loop if !=")
+        em.raw(f"{tag}done:")
+
     def low() -> None:
         em.raw("pa = mb")
         em.raw("pa <<= 6")
@@ -1155,15 +1168,7 @@ def base_ymm(em: Em, I: int, NB: int, coff: int, evf: int, evg: int) -> None:
         em.raw("=? cnt - 0")
         em.raw("goto lowdone if =")
         em.raw("pb = w")
-        em.raw("lowloop:")              # i = mb - 1 .. 0: b_(mb + jj - i), from b_(1 + jj)
-        em.raw("pa -= 64")
-        em.raw("pb += 64")
-        _ymm_load_a(em, f"pa + {evf}")
-        for jj in range(4):
-            _ymm_mac(em, jj, f"pb + {evg + 64 * jj}", False)
-        em.raw("=? cnt -= 1")
-        em.raw("goto lowloop if !=")
-        em.raw("lowdone:")
+        mac_loop("low", "-=", "+=")     # i = mb - 1 .. 0: b_(mb + jj - i), from b_(1 + jj)
         _ymm_store_c(em, coff)
 
     def high() -> None:
@@ -1181,15 +1186,7 @@ def base_ymm(em: Em, I: int, NB: int, coff: int, evf: int, evg: int) -> None:
         em.raw("goto highdone if =")
         em.raw(f"pb = w + {64 * (I - 4)}")
         em.raw("pa += 192")
-        em.raw("highloop:")             # i = i0 + 4 .. I - 1: b_(mb + jj - i), from b_(I - 5 + jj)
-        em.raw("pa += 64")
-        em.raw("pb -= 64")
-        _ymm_load_a(em, f"pa + {evf}")
-        for jj in range(4):
-            _ymm_mac(em, jj, f"pb + {evg + 64 * jj}", False)
-        em.raw("=? cnt -= 1")
-        em.raw("goto highloop if !=")
-        em.raw("highdone:")
+        mac_loop("high", "+=", "-=")    # i = i0 + 4 .. I - 1: b_(mb + jj - i), from b_(I - 5 + jj)
         _ymm_store_c(em, coff)
 
     def anyblock(tag: str):
