@@ -17,8 +17,9 @@
  *    of csrc/kem_mceliece.h): the same deterministic random bytes must give
  *    the same ciphertext, session key and return value, so the portable
  *    loops stay checked on a CPU with AVX-512 too.
- * Without the core (not compiled, or no AVX-512F/BW/VL) parts 1 and 2 are
- * reported SKIPPED and part 3 compares the portable loops with themselves. */
+ * Without the core (not compiled, or no AVX-512F/BW/VL) all three are
+ * reported SKIPPED: the KEMs then run the portable loops only, which their
+ * KATs and round trips check. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,13 +189,13 @@ int qhasm_test_mc_fw(int p, int i)
     (void)p;
     (void)i;
     if (!qhasm_mc_fw_avx512(6960, 119, 13)) {
-        fprintf(stderr, "mc_fw: the AVX-512 core of FixedWeight SKIPPED (not compiled for this target or no AVX-512F/BW/VL on this CPU)\n");
-    } else {
-        stage("mc_fw: the AVX-512 selection against the textbook");
-        for (s = 0; s < (long)(sizeof sets / sizeof *sets) && !r; s++) r = selects(&sets[s]);
-        stage("mc_fw: the AVX-512 expansion against the bits set one by one");
-        for (s = 0; s < (long)(sizeof sets / sizeof *sets) && !r; s++) r = expands(&sets[s]);
+        fprintf(stderr, "mc_fw: the checks of the AVX-512 core of FixedWeight SKIPPED (not compiled for this target or no AVX-512F/BW/VL on this CPU)\n");
+        return 0;
     }
+    stage("mc_fw: the AVX-512 selection against the textbook");
+    for (s = 0; s < (long)(sizeof sets / sizeof *sets) && !r; s++) r = selects(&sets[s]);
+    stage("mc_fw: the AVX-512 expansion against the bits set one by one");
+    for (s = 0; s < (long)(sizeof sets / sizeof *sets) && !r; s++) r = expands(&sets[s]);
     if (r) return r;
     stage("mc_fw: encapsulation with the portable loops and with the core");
     qhasm_randombytes_set(fw_rb);
