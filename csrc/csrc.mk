@@ -57,7 +57,7 @@ $(CSRC_GENDIR)/libqhasm.map: $(CSRC_MANIFEST) gen/manifest.py
 	@mkdir -p $(@D)
 	$(PYTHON) -m gen.manifest map > $@.$$$$.tmp && mv $@.$$$$.tmp $@
 
-CSRC_LIB_SRC := csrc/cpu.c csrc/dispatch.c csrc/randombytes.c csrc/ct_sort.c csrc/mc_gauss.c $(MANIFEST_CSRC)
+CSRC_LIB_SRC := csrc/cpu.c csrc/dispatch.c csrc/randombytes.c csrc/ct_sort.c csrc/mc_gauss.c csrc/mc_fixedweight.c $(MANIFEST_CSRC)
 CSRC_HDR     := $(wildcard csrc/*.h csrc/include/*.h csrc/ref/*.h) $(CSRC_GENDIR)/prims.h
 CSRC_ASM     := $(MANIFEST_ASM)
 CSRC_CFLAGS  := $(CFLAGS) $(WARN) -fPIC -Icsrc/include -Icsrc -I$(CSRC_GENDIR)

@@ -34,6 +34,7 @@
 #include "ref/mceliece_ref.h"
 #include "ct_sort.h"
 #include "mc_gauss.h"
+#include "mc_fixedweight.h"
 
 #define MC_DECLASSIFY(p, n) qhasm_declassify((p), (n))
 
@@ -898,51 +899,67 @@ int MC_PREFIX(keypair)(unsigned char *pk, unsigned char *sk)
 }
 
 /* ---- encapsulation ---------------------------------------------------- */
-/* FixedWeight: e of weight t; tau = 2t candidates per attempt (n < q) */
-MC_CLONES static void mc_fixed_weight(unsigned char *e)
+/* FixedWeight: e of weight t; tau = 2t candidates per attempt (n < q).
+ * One attempt on the 4t random bytes in buf: ind = the first t candidates
+ * below n; 1 if there were fewer or two are equal, else 0.  Written so
+ * that the compiler vectorises the loops over the t entries (16-bit
+ * lanes); csrc/mc_fixedweight.c has the AVX-512 form, used where it runs
+ * (the results are the same). */
+MC_CLONES static uint16_t mc_fw_attempt(uint16_t *ind, const unsigned char *buf)
+{
+    uint16_t count = 0, eq = 0;
+    int i, j;
+    for (j = 0; j < MC_T; j++) ind[j] = 0;
+    for (i = 0; i < 2 * MC_T; i++) {
+        uint16_t d = mc_load_gf(buf + 2 * i);
+        uint16_t ok = (uint16_t)((0u - (((uint32_t)d - MC_N) >> 31)) & (0u - (((uint32_t)count - MC_T) >> 31))); /* d < n, count < t */
+        for (j = 0; j < MC_T; j++) {
+            uint16_t here = ok & (uint16_t)(((int16_t)(((uint16_t)j ^ count) - 1)) >> 15);   /* j == count */
+            ind[j] = (uint16_t)(ind[j] ^ ((ind[j] ^ d) & here));
+        }
+        count = (uint16_t)(count + (ok & 1));
+    }
+    for (i = 1; i < MC_T; i++) {
+        uint16_t x = ind[i], acc = 0;
+        for (j = 0; j < i; j++) acc |= (uint16_t)(((int16_t)((uint16_t)(x ^ ind[j]) - 1)) >> 15);
+        eq |= acc & 1;
+    }
+    eq |= (uint16_t)(((uint32_t)count - MC_T) >> 31);           /* fewer than t */
+    return eq;
+}
+
+/* e as 64-bit words, then bytes (little-endian bit order) */
+MC_CLONES static void mc_fw_expand(unsigned char *e, const uint16_t *ind)
+{
+    uint64_t w[(MC_N + 63) / 64], bit[MC_T], wi[MC_T];
+    int i, j;
+    for (j = 0; j < MC_T; j++) {
+        bit[j] = (uint64_t)1 << (ind[j] & 63);
+        wi[j] = ind[j] >> 6;
+    }
+    for (i = 0; i < (MC_N + 63) / 64; i++) {
+        uint64_t b = 0;
+        for (j = 0; j < MC_T; j++) b |= bit[j] & (0 - (((wi[j] ^ (uint64_t)i) - 1) >> 63));
+        w[i] = b;
+    }
+    for (i = 0; i < MC_EBYTES; i++) e[i] = (unsigned char)(w[i / 8] >> (8 * (i % 8)));
+}
+
+static void mc_fixed_weight(unsigned char *e)
 {
     unsigned char buf[4 * MC_T];
-    uint16_t ind[MC_T];
-    /* written so that the compiler vectorises the loops over the t
-     * entries (16-bit lanes; 64-bit lanes for the words of e) */
+    uint16_t ind[MC_T], eq;
+    int vec = !MC_REF && qhasm_mc_fw_avx512(MC_N, MC_T, MC_M);
     for (;;) {
-        uint16_t count = 0, eq = 0;
-        int i, j;
         qhasm_randombytes(buf, sizeof buf);
-        for (j = 0; j < MC_T; j++) ind[j] = 0;
-        for (i = 0; i < 2 * MC_T; i++) {
-            uint16_t d = mc_load_gf(buf + 2 * i);
-            uint16_t ok = (uint16_t)((0u - (((uint32_t)d - MC_N) >> 31)) & (0u - (((uint32_t)count - MC_T) >> 31))); /* d < n, count < t */
-            for (j = 0; j < MC_T; j++) {
-                uint16_t here = ok & (uint16_t)(((int16_t)(((uint16_t)j ^ count) - 1)) >> 15);   /* j == count */
-                ind[j] = (uint16_t)(ind[j] ^ ((ind[j] ^ d) & here));
-            }
-            count = (uint16_t)(count + (ok & 1));
-        }
-        for (i = 1; i < MC_T; i++) {
-            uint16_t x = ind[i], acc = 0;
-            for (j = 0; j < i; j++) acc |= (uint16_t)(((int16_t)((uint16_t)(x ^ ind[j]) - 1)) >> 15);
-            eq |= acc & 1;
-        }
-        eq |= (uint16_t)(((uint32_t)count - MC_T) >> 31);           /* fewer than t */
+        eq = vec ? (uint16_t)qhasm_mc_fw_select_avx512(ind, buf, MC_N, MC_T, MC_M) : mc_fw_attempt(ind, buf);
         MC_DECLASSIFY(&eq, sizeof eq);
         if (!eq) break;
     }
-    {
-        /* e as 64-bit words, then bytes (little-endian bit order) */
-        uint64_t w[(MC_N + 63) / 64], bit[MC_T], wi[MC_T];
-        int i, j;
-        for (j = 0; j < MC_T; j++) {
-            bit[j] = (uint64_t)1 << (ind[j] & 63);
-            wi[j] = ind[j] >> 6;
-        }
-        for (i = 0; i < (MC_N + 63) / 64; i++) {
-            uint64_t b = 0;
-            for (j = 0; j < MC_T; j++) b |= bit[j] & (0 - (((wi[j] ^ (uint64_t)i) - 1) >> 63));
-            w[i] = b;
-        }
-        for (i = 0; i < MC_EBYTES; i++) e[i] = (unsigned char)(w[i / 8] >> (8 * (i % 8)));
-    }
+    if (vec)
+        qhasm_mc_fw_expand_avx512(e, ind, MC_N, MC_T);
+    else
+        mc_fw_expand(e, ind);
 }
 
 /* 0xff if a padding bit (above k in a public-key row's last byte, above mt
