@@ -350,6 +350,174 @@ def check_transpose(width: int = 256) -> None:
     assert out == [[rows[i % 16][16 * (i // 16) + j] for i in range(n)] for j in range(16)], "transpose"
 
 
+# ------------------------- width 256: the transpose split into two halves
+# The 16x16 transpose of transpose_steps is P . H: H (the row-pair split S1,
+# the 32-bit unpacks U32 and the 64-bit unpacks U64) acts on the rows 0-7
+# and 8-15 separately, P (permute128) on the even-column group E (the u
+# vectors of both halves) and the odd one O separately.  So H is fused into
+# the y-stage's last pass (8 rows per unit) and P into the x-stage's first
+# (the 8 vectors of E or O, which the x-layers of distances 8, 4 and 2 keep
+# apart): no transpose pass.  Column j of a block then lives at slot SIGMA[j]:
+# E's u_c (c < 4, from rows 0-7) at slot c and u_(c+4) (rows 8-15) at 8 + c,
+# O's at 4 + c and 12 + c; P puts column 2c (2c + 1) where u_c was and
+# column 2c + 8 (2c + 9) where u_(c+4) was.  The inverse is T = T^-1 =
+# H^-1 . P^-1: P (an involution as a map of register pairs), U64 (also
+# one), U32^-1 (shuffle32 0xd8 of both, then the 64-bit unpacks) in the
+# x-stage's last pass, S1 (an involution) in the y-stage's first.
+SIGMA = tuple(([c for c in range(4)] + [8 + c for c in range(4)])[j // 2] + 4 * (j % 2) for j in range(16))
+EPOS = (0, 1, 2, 3, 8, 9, 10, 11)    # the slots of group E in a block (O: + 4)
+
+
+def half_steps(kind: str, inverse: bool) -> tuple[list[tuple], list[str], list[str]]:
+    """(steps, inputs, outputs) over names, 8 vectors in and out in local
+    slot order: kind 'th' the rows 0-7 of a half block (slots 8h + 0..7),
+    kind 'tp' a group E or O (slots EPOS, + 4 for O).  Steps as
+    transpose_steps (dst, op, a, b, imm), op 'shuf32' added."""
+    st: list[tuple] = []
+    if kind == "th" and not inverse:
+        ins = [f"r{i}" for i in range(8)]
+        for i in range(4):
+            a, b = f"r{2 * i}", f"r{2 * i + 1}"
+            st += [("ta", "and", a, "MLO", 0), ("tb", "shl", b, None, 16), (f"e{i}", "add16", "ta", "tb", 0),
+                   ("ta", "shr", a, None, 16), ("tb", "and", b, "MHI", 0), (f"o{i}", "add16", "ta", "tb", 0)]
+        outs = []
+        for g, rows in (("E", "e"), ("O", "o")):
+            for i in range(2):
+                st += [(f"{g}t{2 * i}", "ulo32", f"{rows}{2 * i}", f"{rows}{2 * i + 1}", 0),
+                       (f"{g}t{2 * i + 1}", "uhi32", f"{rows}{2 * i}", f"{rows}{2 * i + 1}", 0)]
+            for k in range(2):
+                st += [(f"{g}u{2 * k}", "ulo64", f"{g}t{k}", f"{g}t{k + 2}", 0),
+                       (f"{g}u{2 * k + 1}", "uhi64", f"{g}t{k}", f"{g}t{k + 2}", 0)]
+            outs += [f"{g}u{c}" for c in range(4)]
+        return st, ins, outs
+    if kind == "th":
+        ins = [f"e{i}" for i in range(4)] + [f"o{i}" for i in range(4)]
+        for i in range(4):
+            st += [("ta", "and", f"e{i}", "MLO", 0), ("tb", "shl", f"o{i}", None, 16),
+                   (f"r{2 * i}", "add16", "ta", "tb", 0),
+                   ("ta", "shr", f"e{i}", None, 16), ("tb", "and", f"o{i}", "MHI", 0),
+                   (f"r{2 * i + 1}", "add16", "ta", "tb", 0)]
+        return st, ins, [f"r{i}" for i in range(8)]
+    ins = [f"r{k}" for k in range(8)]
+    if not inverse:
+        outs = [None] * 8
+        for c in range(4):
+            st += [(f"Ec{c}", "perm128", f"r{c}", f"r{c + 4}", 0x20),
+                   (f"Ec{c + 4}", "perm128", f"r{c}", f"r{c + 4}", 0x31)]
+        return st, ins, [f"Ec{c}" for c in range(8)]
+    for c in range(4):
+        st += [(f"Eu{c}", "perm128", f"r{c}", f"r{c + 4}", 0x20),
+               (f"Eu{c + 4}", "perm128", f"r{c}", f"r{c + 4}", 0x31)]
+    for h in (0, 4):
+        for k in (0, 1):
+            st += [(f"Et{h + k}", "ulo64", f"Eu{h + 2 * k}", f"Eu{h + 2 * k + 1}", 0),
+                   (f"Et{h + k + 2}", "uhi64", f"Eu{h + 2 * k}", f"Eu{h + 2 * k + 1}", 0)]
+    for i in range(4):
+        st += [("ta", "shuf32", f"Et{2 * i}", None, 0xD8), ("tb", "shuf32", f"Et{2 * i + 1}", None, 0xD8),
+               (f"e{2 * i}", "ulo64", "ta", "tb", 0), (f"e{2 * i + 1}", "uhi64", "ta", "tb", 0)]
+    return st, ins, [f"e{k}" for k in range(8)]
+
+
+def sim_steps(steps: list[tuple], env: dict[str, list[int]]) -> None:
+    """run steps (transpose_steps' ops on 16 lanes, and shuf32) on env"""
+    n = 16
+    for d, op, a, b, imm in steps:
+        x = env[a]
+        y = env[b] if b in env else None
+        if op == "and":
+            r = [v if (l % 2 == 0) == (b == "MLO") else 0 for l, v in enumerate(x)]
+        elif op == "shl":
+            r = [0 if l % 2 == 0 else x[l - 1] for l in range(n)]
+        elif op == "shr":
+            r = [x[l + 1] if l % 2 == 0 else 0 for l in range(n)]
+        elif op == "add16":
+            r = [wrap16(u + v) for u, v in zip(x, y)]
+        elif op in ("ulo32", "uhi32", "ulo64", "uhi64"):
+            w = 2 if "32" in op else 4
+            r = []
+            for half in range(0, n, 8):
+                xs = [x[half + i:half + i + w] for i in range(0, 8, w)]
+                ys = [y[half + i:half + i + w] for i in range(0, 8, w)]
+                h = len(xs) // 2
+                for i in (range(h) if "lo" in op else range(h, 2 * h)):
+                    r += xs[i] + ys[i]
+        elif op == "perm128":
+            hs = {0: x[:8], 1: x[8:], 2: y[:8], 3: y[8:]}
+            r = hs[imm & 3] + hs[(imm >> 4) & 3]
+        elif op == "shuf32":
+            r = []
+            for half in range(0, n, 8):
+                ds = [x[half + 2 * i:half + 2 * i + 2] for i in range(4)]
+                for i in range(4):
+                    r += ds[(imm >> (2 * i)) & 3]
+        else:
+            raise AssertionError(op)
+        env[d] = r
+
+
+def check_split_transpose() -> None:
+    """rows at slots 0-15 -> H on both halves, P on E and O -> column j at
+    SIGMA[j]; and back (P, U64, U32^-1 on E and O, then S1) to the rows"""
+    rows = [[100 * i + j for j in range(16)] for i in range(16)]
+    slots = [list(r) for r in rows]
+
+    def apply(kind: str, inverse: bool, pos: list[int]) -> None:
+        st, ins, outs = half_steps(kind, inverse)
+        env = {nm: slots[p] for nm, p in zip(ins, pos)}
+        sim_steps(st, env)
+        for nm, p in zip(outs, pos):
+            slots[p] = env[nm]
+    for h in (0, 1):
+        apply("th", False, list(range(8 * h, 8 * h + 8)))
+    for g in (0, 4):
+        apply("tp", False, [g + p for p in EPOS])
+    assert all(slots[SIGMA[j]] == [rows[i][j] for i in range(16)] for j in range(16)), "split transpose"
+    for g in (0, 4):
+        apply("tp", True, [g + p for p in EPOS])
+    for h in (0, 1):
+        apply("th", True, list(range(8 * h, 8 * h + 8)))
+    assert slots == rows, "split transpose inverse"
+
+
+@functools.lru_cache(maxsize=None)
+def plan256() -> Plan:
+    """plan() with the transpose split (('th', 8 rows) after the y-stage,
+    ('tp', the slots of E or O) before the x-stage) and the x-stage's
+    column j of block B at slot 16 B + SIGMA[j]"""
+    base = plan().layers
+    k = next(i for i, lay in enumerate(base) if lay[0][0] == "tr")
+    layers = [list(lay) for lay in base[:k]]
+    layers.append([("th", tuple(range(16 * B + 8 * h, 16 * B + 8 * h + 8))) for B in range(V // 16) for h in (0, 1)])
+    layers.append([("tp", tuple(16 * B + g + p for p in EPOS)) for B in range(V // 16) for g in (0, 4)])
+    # the residue of row l of block B (plan's y-stage output)
+    res = [(list(range(32 * kk, 32 * kk + 32)), (NTT_N // 3) * kk) for kk in range(3)]
+    while len(res[0][0]) > 1:
+        nres = []
+        for sl, e in res:
+            m = len(sl) // 2
+            s = sqrt_e(e)
+            nres += [(sl[:m], s), (sl[m:], (s + NTT_N // 2) % NTT_N)]
+        res = nres
+    eslot = {sl[0]: e for sl, e in res}
+    xres = [([16 * B + SIGMA[j] for j in range(16)], tuple(eslot[16 * B + l] for l in range(16)))
+            for B in range(V // 16)]
+    while len(xres[0][0]) > 1:
+        lay, nres = [], []
+        for sl, es in xres:
+            m = len(sl) // 2
+            s = tuple(sqrt_e(e) for e in es)
+            for j in range(m):
+                lay.append(("r2", sl[j], sl[m + j], s))
+            nres += [(sl[:m], s), (sl[m:], tuple((x + NTT_N // 2) % NTT_N for x in s))]
+        layers.append(lay)
+        xres = nres
+    # the x-stage must match plan()'s up to the slot permutation
+    xs = [lay for lay in base[k + 1:]]
+    perm = {16 * B + j: 16 * B + SIGMA[j] for B in range(V // 16) for j in range(16)}
+    assert [[(o[0], perm[o[1]], perm[o[2]], o[3]) for o in lay] for lay in xs] == layers[k + 2:]
+    return Plan(layers)
+
+
 # --------------------------------------------------------------- emitter
 class Gen:
     def __init__(self, p: int, impl: str = IMPL) -> None:
@@ -374,7 +542,10 @@ class Gen:
         self.wreg = "w"          # the base of the units' dp (wb in the f/g loop)
         self.wbase = "w"         # the base outside units (wp in the prime loop)
         self.kp = False          # prime constants through kp, the table through tb
+        self.bcast = False       # uniform twiddles as broadcast 32-bit entries (tws)
         check_transpose(self.W)
+        if self.W == 256:
+            check_split_transpose()
 
     # -- constants
     def const(self, vals: tuple[int, ...] | int) -> str:
@@ -435,6 +606,23 @@ class Gen:
                 self.ukeys[key] = k
         return f"{self.mw}[tp + {self.VB * k}]" if k else f"{self.mw}[tp]"
 
+    def tws(self, v: int, key: tuple | None) -> str:
+        """a uniform twiddle value of the unit as a 32-bit table entry (v in
+        both halves) for a dword broadcast (8x r = mem32[..]): 4 bytes
+        instead of a 32-byte vector.  The entries follow the unit's vectors
+        (packed 8 to a vector); the offset is a placeholder until unit_end."""
+        assert self.base is not None
+        v &= 0xFFFF
+        if key is not None and key in self.skeys:
+            k = self.skeys[key]
+            assert self.uscal[k] == v
+        else:
+            self.uscal.append(v)
+            k = len(self.uscal) - 1
+            if key is not None:
+                self.skeys[key] = k
+        return f"mem32[tp + @S{k}@]"
+
     # -- loop rolling: identical units become loops
     def unit_begin(self, base: int) -> None:
         self.saved = self.e
@@ -442,8 +630,27 @@ class Gen:
         self.base = base
         self.ucon = []
         self.ukeys: dict[tuple, int] = {}
+        self.uscal: list[int] = []
+        self.skeys: dict[tuple, int] = {}
 
     def unit_end(self) -> None:
+        if self.uscal:
+            # the broadcast entries after the unit's vectors, 8 to a vector
+            b0 = self.VB * len(self.ucon)
+            per = self.TL // 2
+            for i in range(0, len(self.uscal), per):
+                part = self.uscal[i:i + per]
+                part = part + [0] * (per - len(part))
+                self.ucon.append(tuple(x for v in part for x in (v, v)))
+            lines = []
+            for ln in self.e.lines:
+                while "@S" in ln:
+                    a = ln.index("@S")
+                    b = ln.index("@", a + 2)
+                    off = b0 + 4 * int(ln[a + 2:b])
+                    ln = ln[:a - 3] + (f" + {off}" if off else "") + ln[b + 1:]
+                lines.append(ln)
+            self.e.lines[:] = lines
         self.units.append((tuple(self.e.lines), self.base, list(self.ucon)))
         self.e = self.saved
         self.base = None
@@ -521,8 +728,11 @@ class Gen:
                 if k and tin:
                     e(f"tp = tp + {tin}")
             if li:
-                e("i0 = i0 - 1")
-                e("=? i0 - 0")
+                if self.W == 256 and os.environ.get("NTT_DEC", "1") == "1":
+                    e("=? i0 -= 1")
+                else:
+                    e("i0 = i0 - 1")
+                    e("=? i0 - 0")
                 e(f"goto {li} if !=")
             if lo:
                 back = ostride - n * stride
@@ -530,8 +740,11 @@ class Gen:
                     e(f"dp = dp + {back}")
                 if k and tout:
                     e(f"tp = tp + {tout}")
-                e("i1 = i1 - 1")
-                e("=? i1 - 0")
+                if self.W == 256 and os.environ.get("NTT_DEC", "1") == "1":
+                    e("=? i1 -= 1")
+                else:
+                    e("i1 = i1 - 1")
+                    e("=? i1 - 0")
                 e(f"goto {lo} if !=")
 
     # -- arithmetic (bounds returned)
@@ -552,6 +765,15 @@ class Gen:
         kq = kw = None
         if key is not None:
             kq, kw = key + ("wq",), key + ("w",)
+        if self.bcast and len(set(w)) == 1:
+            # a uniform twiddle: broadcast from 32-bit table entries
+            e(f"{self.L // 2}x wb1 = {self.tws(pr.wq(w[0]), kq)}")
+            e(f"{self.x} {t} = {x} * wb1")
+            e(f"{self.x} {t} = mulhi({t}, rp)")
+            e(f"{self.L // 2}x wb2 = {self.tws(w[0], kw)}")
+            e(f"{self.x} {d} = mulhi({x}, wb2)")
+            e(f"{self.x} {d} = {d} - {t}")
+            return
         e(f"{self.x} {t} = {x} * {self.tw(tuple(pr.wq(v) for v in w), kq)}")
         e(f"{self.x} {t} = mulhi({t}, rp)")
         e(f"{d} = {self.tw(w, kw)}" if d != x else f"tw = {self.tw(w, kw)}")
@@ -570,7 +792,10 @@ class Gen:
         load (forward, g: exact, |g| <= 1).  pw: the first pass multiplies
         each loaded vector by the one at the same slot from w+pw (the
         pointwise Montgomery product, fused)."""
-        layers = (plan() if self.W == 256 else plan512()).layers
+        if self.W == 256:
+            self.transform256(pr, src, dst, bnd, inverse, pw)
+            return
+        layers = plan512().layers
         order = list(reversed(layers)) if inverse else layers
         cur = src
         i = 0
@@ -596,10 +821,156 @@ class Gen:
             while (len(grp) < (3 if self.W == 256 else 10) and i + len(grp) < len(order)
                    and order[i + len(grp)][0][0] in (("r2", "x2") if self.W == 256 else ("r2", "x2", "tr"))):
                 grp.append(order[i + len(grp)])
+            # width 256: the pass with the y-stage's last layer (distance 1)
+            # has 7 different uniform twiddles per unit: broadcast them
+            self.bcast = self.W == 256 and any(
+                op[0] == "r2" and len(set(op[3])) == 1 and op[2] - op[1] == 1 for lay in grp for op in lay)
             self.r2_pass(pr, cur, dst, grp, bnd, inverse, scale, pw)
+            self.bcast = False
             scale = pw = None
             cur = dst
             i += len(grp)
+
+    # width 256: four memory passes per transform (plan256): the radix-3
+    # layer with the first two radix-2 layers (12 vectors), the last three
+    # y-layers with H (8 rows), P with three x-layers (E or O), the last x-layer
+    PASSES256 = ((0, 1, 2), (3, 4, 5, 6), (7, 8, 9, 10), (11,))
+
+    def transform256(self, pr: Prime, src: int, dst: int, bnd: dict[int, int], inverse: bool,
+                     pw: int | None) -> None:
+        layers = plan256().layers
+        P256 = self.PASSES256
+        if os.environ.get("NTT_PASSES"):
+            P256 = tuple(tuple(int(x) for x in g.split(",")) for g in os.environ["NTT_PASSES"].split("|"))
+        passes = [tuple(reversed(g)) for g in reversed(P256)] if inverse else P256
+        cur = src
+        for g in passes:
+            # the pass with the y-stage's last layer has 7 different
+            # uniform twiddles per unit: broadcast 32-bit entries
+            self.bcast = 5 in g and os.environ.get("NTT_BCAST", "1") == "1"
+            self.fused_pass(pr, cur, dst, [layers[i] for i in g], bnd, inverse, pw)
+            self.bcast = False
+            pw = None
+            cur = dst
+
+    def fused_pass(self, pr: Prime, src: int, dst: int, grp: list[list[tuple]], bnd: dict[int, int],
+                   inverse: bool, pw: int | None) -> None:
+        """one memory pass over units closed under the layers of grp
+        (r3, r2, th, tp operations); a slot is loaded before its first
+        use (known zeros are not), every slot stored at the end.  The units
+        are independent (disjoint slots): identical ones are grouped so that
+        they roll into loops.  Each unit tracks its own bounds (fewer
+        Barrett reductions); when that leaves more than 3 different units,
+        the pass is generated again with the larger bound at the same place
+        of every unit, so that all units come out identical."""
+        b0, n0 = dict(bnd), len(self.units)
+        mode = os.environ.get("NTT_UNIF", "none")
+        self.fused_units(pr, src, dst, grp, bnd, inverse, pw, mode == "all")
+        if mode == "hybrid" and len({u[0] for u in self.units[n0:]}) > 3:
+            bnd.clear()
+            bnd.update(b0)
+            del self.units[n0:]
+            self.fused_units(pr, src, dst, grp, bnd, inverse, pw, True)
+        first: dict[tuple, int] = {}
+        for u in self.units:
+            first.setdefault(u[0], len(first))
+        self.units.sort(key=lambda u: first[u[0]])
+        self.flush()
+
+    def fused_units(self, pr: Prime, src: int, dst: int, grp: list[list[tuple]], bnd: dict[int, int],
+                    inverse: bool, pw: int | None, unif: bool) -> None:
+        parent: dict[int, int] = {}
+
+        def find(x: int) -> int:
+            while parent.setdefault(x, x) != x:
+                x = parent[x]
+            return x
+
+        def slots_of(op: tuple) -> tuple:
+            return op[1] if op[0] in ("th", "tp") else (op[1:4] if op[0] == "r3" else op[1:3])
+        for lay in grp:
+            for op in lay:
+                ss = slots_of(op)
+                for x in ss[1:]:
+                    parent[find(x)] = find(ss[0])
+        groups: dict[int, list[int]] = {}
+        for sl in sorted(parent):
+            groups.setdefault(find(sl), []).append(sl)
+        # unif: the same bound at the same place of every unit (the larger)
+        units = sorted(groups.values())
+        pmax: dict[int, int] = {}
+        for slots in units:
+            for k, sl in enumerate(slots):
+                pmax[k] = max(pmax.get(k, 0), bnd[sl])
+        for slots in units if unif else []:
+            for k, sl in enumerate(slots):
+                if bnd[sl]:
+                    bnd[sl] = pmax[k]
+        for slots in units:
+            assert len(slots) <= 12
+            self.unit_begin(min(src, dst) + self.VB * min(slots))
+            e = self.e
+            regs = {sl: f"v{k}" for k, sl in enumerate(slots)}
+            ss = set(slots)
+            live: set[int] = set()
+
+            def need(sls) -> None:
+                for sl in sls:
+                    if sl in live:
+                        continue
+                    live.add(sl)
+                    if bnd[sl]:
+                        self.load(regs[sl], src, sl, bnd, None)
+                        if pw is not None:
+                            self.pointwise(pr, regs[sl], pw + self.VB * sl)
+                            bnd[sl] = pr.mont2(bnd[sl], bnd[sl])
+                            assert bnd[sl] <= LIM
+            for li, lay in enumerate(grp):
+                for op in lay:
+                    sl = slots_of(op)
+                    if sl[0] not in ss:
+                        continue
+                    if op[0] == "r3":
+                        need([x for x in sl if bnd[x]])
+                        for x in sl:
+                            live.add(x)
+                        if inverse:
+                            self.r3_inv(pr, regs, bnd, *op[1:5])
+                        else:
+                            self.r3_fwd(pr, regs, bnd, *op[1:5])
+                    elif op[0] == "r2":
+                        if inverse or bnd[op[2]]:
+                            need(sl)
+                        else:
+                            need(sl[:1])
+                            live.add(sl[1])
+                        self.butterfly(pr, regs, bnd, op[1], op[2], op[3], inverse, li,
+                                       special=os.environ.get("NTT_ISPEC" if inverse else "NTT_FSPEC", "1") == "1")
+                    else:
+                        need(sl)
+                        self.half_transpose(regs, bnd, op, inverse)
+            for sl in slots:
+                assert sl in live
+                e(f"{self.at(dst + self.VB * sl)} = {regs[sl]}")
+            self.unit_end()
+
+    def half_transpose(self, regs: dict[int, str], bnd: dict[int, int], op: tuple, inverse: bool) -> None:
+        e = self.e
+        mlo = self.const(tuple(65535 if l % 2 == 0 else 0 for l in range(self.L)))
+        mhi = self.const(tuple(0 if l % 2 == 0 else 65535 for l in range(self.L)))
+        st, ins, outs = half_steps(op[0], inverse)
+        for nm, sl in zip(ins, op[1]):
+            e(f"{nm} = {regs[sl]}")
+        for d, o, a, b, imm in st:
+            if o == "shuf32":
+                e(f"{d} = shuffle32({a}, {imm:#x})")
+            else:
+                self.transpose_steps_emit([(d, o, a, b, imm), None], mlo, mhi, [])
+        for nm, sl in zip(outs, op[1]):
+            e(f"{regs[sl]} = {nm}")
+        bmax = max(bnd[sl] for sl in op[1])
+        for sl in op[1]:
+            bnd[sl] = bmax
 
     def load(self, reg: str, base: int, slot: int, bnd: dict[int, int], scale: int | None) -> None:
         e = self.e
@@ -774,6 +1145,11 @@ class Gen:
             self.unit_end()
         self.flush()
 
+    def r3key(self, eo: int) -> tuple | None:
+        """width 256: the radix-3 twiddle is one table entry per unit (the
+        fused pass has four radix-3 operations per unit)"""
+        return ("r3", eo) if self.W == 256 else None
+
     def r3_fwd(self, pr: Prime, regs, bnd, a: int, b: int, c: int, eo: int) -> None:
         """(A, B, C) -> (A + B + C, A + wB - C - wC, A - B - wB + wC), w = psi^eo"""
         e = self.e
@@ -788,8 +1164,8 @@ class Gen:
             return
         wb = pr.mont_bound(Bb, abs(w[0]))
         wc = pr.mont_bound(Bc, abs(w[0])) if Bc else 0
-        self.montc("tm", rb, w, "tt", pr)          # tm = wB
         if Bc == 0:
+            self.montc("tm", rb, w, "tt", pr, self.r3key(eo))      # tm = wB
             # r0 = A + B, r1 = A + wB, r2 = A - B - wB
             b0, b1, b2 = Ba + Bb, Ba + wb, Ba + Bb + wb
             assert max(b0, b1, b2) <= LIM
@@ -803,7 +1179,32 @@ class Gen:
             e(f"{rb} = tm")
             bnd[a], bnd[b], bnd[c] = b0, b1, b2
             return
-        self.montc("tw2", rc, w, "tt", pr)         # tw2 = wC
+        if self.W == 256:
+            # one multiplication: r1 = A - C + w(B - C), r2 = A - B - w(B - C)
+            self.ensure(pr, regs, bnd, [(b, c)])
+            Bb, Bc = bnd[b], bnd[c]
+            wd = pr.mont_bound(Bb + Bc, abs(w[0]))
+            b0, b1, b2 = Ba + Bb + Bc, Ba + Bc + wd, Ba + Bb + wd
+            while max(b0, b1, b2) > LIM:
+                assert Ba > pr.rb
+                Ba = bnd[a] = self.barrett(ra, "tt", pr)
+                b0, b1, b2 = Ba + Bb + Bc, Ba + Bc + wd, Ba + Bb + wd
+            e(f"{self.x} tw2 = {rb} - {rc}")
+            self.montc("tm", "tw2", w, "tt", pr, self.r3key(eo))     # tm = w(B - C)
+            e(f"{self.x} tt = {ra} + {rb}")
+            e(f"{self.x} tt = tt + {rc}")            # r0
+            e(f"{self.x} {rb} = {ra} - {rb}")
+            e(f"{self.x} {rb} = {rb} - tm")          # r2
+            e(f"{self.x} {rc} = {ra} - {rc}")
+            e(f"{self.x} {rc} = {rc} + tm")          # r1
+            e(f"{ra} = tt")
+            e(f"tm = {rb}")
+            e(f"{rb} = {rc}")
+            e(f"{rc} = tm")
+            bnd[a], bnd[b], bnd[c] = b0, b1, b2
+            return
+        self.montc("tm", rb, w, "tt", pr, self.r3key(eo))          # tm = wB
+        self.montc("tw2", rc, w, "tt", pr, self.r3key(eo))         # tw2 = wC
         b0, b1, b2 = Ba + Bb + Bc, Ba + wb + Bc + wc, Ba + Bb + wb + wc
         assert max(b0, b1, b2) <= LIM
         e(f"{self.x} tt = {ra} + {rb}")
@@ -824,6 +1225,29 @@ class Gen:
         e = self.e
         ra, rb, rc = regs[a], regs[b], regs[c]
         w = (pr.w(eo),) * self.L
+        if self.W == 256:
+            # one multiplication: 3B = r0 - r1 + w(r2 - r1), 3C = r0 - r2 - w(r2 - r1)
+            self.ensure(pr, regs, bnd, [(b, c)])
+            wd = pr.mont_bound(bnd[b] + bnd[c], abs(w[0]))
+            while True:
+                sums = [bnd[a] + bnd[b] + bnd[c], bnd[a] + bnd[b] + wd, bnd[a] + bnd[c] + wd]
+                if max(sums) <= LIM:
+                    break
+                big = max((a, b, c), key=lambda z: bnd[z])
+                assert bnd[big] > pr.rb
+                bnd[big] = self.barrett(regs[big], "tt", pr)
+                wd = pr.mont_bound(bnd[b] + bnd[c], abs(w[0]))
+            e(f"{self.x} tw2 = {rc} - {rb}")
+            self.montc("tm", "tw2", w, "tt", pr, self.r3key(eo))     # w(r2 - r1)
+            e(f"{self.x} tt = {ra} + {rb}")
+            e(f"{self.x} tt = tt + {rc}")            # 3A
+            e(f"{self.x} {rb} = {ra} - {rb}")
+            e(f"{self.x} {rb} = {rb} + tm")          # 3B
+            e(f"{self.x} {rc} = {ra} - {rc}")
+            e(f"{self.x} {rc} = {rc} - tm")          # 3C
+            e(f"{ra} = tt")
+            bnd[a], bnd[b], bnd[c] = sums
+            return
         while True:
             wb = pr.mont_bound(bnd[b], abs(w[0]))
             wc = pr.mont_bound(bnd[c], abs(w[0]))
@@ -833,8 +1257,8 @@ class Gen:
             big = max((a, b, c), key=lambda z: bnd[z])
             assert bnd[big] > pr.rb
             bnd[big] = self.barrett(regs[big], "tt", pr)
-        self.montc("tm", rb, w, "tt", pr)          # w r1
-        self.montc("tw2", rc, w, "tt", pr)         # w r2
+        self.montc("tm", rb, w, "tt", pr, self.r3key(eo))          # w r1
+        self.montc("tw2", rc, w, "tt", pr, self.r3key(eo))         # w r2
         e(f"{self.x} tt = {ra} + {rb}")
         e(f"{self.x} tt = tt + {rc}")            # 3A
         e(f"{self.x} {rb} = {ra} - {rb}")
@@ -1025,7 +1449,7 @@ class Gen:
             hdr("cpu avx512bw avx512vl")
         hdr("int64 out in k c w wb wp kp tbase pa pb pc qa qb qc qd i0 i1 i2 i3 t0 t1 dp tp")
         if self.W == 256:
-            hdr("reg256 z0 x0 x1 x2 x3 x4 x5 x6 x7 rp tw tm tt tw2 " + " ".join(f"v{k}" for k in range(8)))
+            hdr("reg256 z0 x0 x1 x2 x3 x4 x5 x6 x7 rp tw tm tt tw2 wb1 wb2 " + " ".join(f"v{k}" for k in range(12)))
             hdr("reg256 " + " ".join(self.tnames()))
         else:
             hdr("reg256 z0 x0 x1 x2 x3 x4 x5 x6 x7 c0 c1 c2 ct crp")
