@@ -518,6 +518,17 @@ def plan256() -> Plan:
     return Plan(layers)
 
 
+def shift_offsets(ln: str, dd: int, dt: int) -> str:
+    """a unit's line with its dp offsets moved by dd and tp offsets by dt
+    (the next unit of a run)"""
+    import re
+
+    def f(mo: "re.Match[str]") -> str:
+        off = int(mo.group(3) or 0) + (dd if mo.group(2) == "dp" else dt)
+        return f"{mo.group(1)}[{mo.group(2)}" + (f" + {off}]" if off else "]")
+    return re.sub(r"(mem\d+)\[(dp|tp)(?: \+ (\d+))?\]", f, ln)
+
+
 # --------------------------------------------------------------- emitter
 class Gen:
     def __init__(self, p: int, impl: str = IMPL) -> None:
@@ -717,16 +728,22 @@ class Gen:
             if lo:
                 e(f"i1 = {m}")
                 e(f"{lo}:")
+            # width 256: an inner loop of an even count >= 4 does two units
+            # per iteration (the second's offsets shifted by a stride)
+            un = 2 if (self.W == 256 and n >= 4 and n % 2 == 0
+                       and os.environ.get("NTT_UNROLL", "1") == "1") else 1
             li = self.e.label("nti") if n > 1 else None
             if li:
-                e(f"i0 = {n}")
+                e(f"i0 = {n // un}")
                 e(f"{li}:")
             e(list(lines))
+            if un == 2:
+                e([shift_offsets(ln, stride, tin if k else 0) for ln in lines])
             if n > 1 or m > 1:
                 if stride:
-                    e(f"dp = dp + {stride}")
+                    e(f"dp = dp + {un * stride}")
                 if k and tin:
-                    e(f"tp = tp + {tin}")
+                    e(f"tp = tp + {un * tin}")
             if li:
                 if self.W == 256 and os.environ.get("NTT_DEC", "1") == "1":
                     e("=? i0 -= 1")
@@ -1229,9 +1246,12 @@ class Gen:
             # one multiplication: 3B = r0 - r1 + w(r2 - r1), 3C = r0 - r2 - w(r2 - r1)
             self.ensure(pr, regs, bnd, [(b, c)])
             wd = pr.mont_bound(bnd[b] + bnd[c], abs(w[0]))
+            # the outputs go to the CRT, which needs |x1| + |x2| <= LIM: at
+            # most LIM - rb leaves it one Barrett reduction (of x1) to do
+            lim = LIM - pr.rb if os.environ.get("NTT_CRTLIM", "1") == "1" else LIM
             while True:
                 sums = [bnd[a] + bnd[b] + bnd[c], bnd[a] + bnd[b] + wd, bnd[a] + bnd[c] + wd]
-                if max(sums) <= LIM:
+                if max(sums) <= lim:
                     break
                 big = max((a, b, c), key=lambda z: bnd[z])
                 assert bnd[big] > pr.rb
