@@ -100,6 +100,7 @@ class Prime:
     K: int          # 2^16/1536 mod P (centred): g's scale
     uP: int = 0     # when nonzero: bound as if P <= uP, |w| <= uP/2 and
     ured: int = 0   # Barrett outputs <= ured (the primes share one loop)
+    wall: bool = False  # with uP: the callers give |w| as the larger over all PRIMES
 
     @property
     def rb(self) -> int:
@@ -116,7 +117,7 @@ class Prime:
     def mont_bound(self, b: int, wmax: int) -> int:
         """|mont(x, w)| for |x| <= b, |w| <= wmax: (x w - m P)/2^16, |m| <= 2^15"""
         if self.uP:
-            return (b * (self.uP // 2) + 32768 * self.uP) // 65536
+            return (b * (wmax if self.wall else self.uP // 2) + 32768 * self.uP) // 65536
         return (b * wmax + 32768 * self.P) // 65536
 
     def mont2(self, b1: int, b2: int) -> int:
@@ -144,6 +145,12 @@ def make_prime(P: int, bs: int | None = None) -> Prime:
         red = max(red, abs(r))
     K = centred(65536 * pow(NTT_N, -1, P), P)
     return Prime(P, psi, pinv, bv, bs, red, K)
+
+
+def wmax_all(es: tuple[int, ...] | int) -> int:
+    """max |psi^e 2^16 mod P| (centred) over the exponents es and PRIMES"""
+    es = (es,) if isinstance(es, int) else es
+    return max(abs(make_prime(P).w(x)) for P in PRIMES for x in set(es))
 
 
 def mont(x: int, w: int, pr: Prime) -> int:
@@ -643,6 +650,7 @@ class Gen:
         self.ukeys: dict[tuple, int] = {}
         self.uscal: list[int] = []
         self.skeys: dict[tuple, int] = {}
+        self.lastb: tuple | None = None
 
     def unit_end(self) -> None:
         if self.uscal:
@@ -783,11 +791,15 @@ class Gen:
         if key is not None:
             kq, kw = key + ("wq",), key + ("w",)
         if self.bcast and len(set(w)) == 1:
-            # a uniform twiddle: broadcast from 32-bit table entries
-            e(f"{self.L // 2}x wb1 = {self.tws(pr.wq(w[0]), kq)}")
+            # a uniform twiddle: broadcast from 32-bit table entries (once
+            # for consecutive butterflies with the same twiddle)
+            again = key is not None and self.lastb == key and os.environ.get("NTT_BREUSE", "1") == "1"
+            self.lastb = key
+            if not again:
+                e(f"{self.L // 2}x wb1 = {self.tws(pr.wq(w[0]), kq)}")
+                e(f"{self.L // 2}x wb2 = {self.tws(w[0], kw)}")
             e(f"{self.x} {t} = {x} * wb1")
             e(f"{self.x} {t} = mulhi({t}, rp)")
-            e(f"{self.L // 2}x wb2 = {self.tws(w[0], kw)}")
             e(f"{self.x} {d} = mulhi({x}, wb2)")
             e(f"{self.x} {d} = {d} - {t}")
             return
@@ -1016,7 +1028,7 @@ class Gen:
         ws = tuple(pr.w(x) for x in es)
         one = special and all(x == 0 for x in es)
         neg = special and all(x == NTT_N // 2 for x in es)
-        wmax = max(abs(v) for v in ws)
+        wmax = wmax_all(es) if pr.wall else max(abs(v) for v in ws)
         if not inverse:
             if b[hi] == 0:
                 e(f"{rh} = {rl}")
@@ -1179,8 +1191,8 @@ class Gen:
             e(f"{rc} = {ra}")
             bnd[b] = bnd[c] = Ba
             return
-        wb = pr.mont_bound(Bb, abs(w[0]))
-        wc = pr.mont_bound(Bc, abs(w[0])) if Bc else 0
+        wb = pr.mont_bound(Bb, wmax_all(eo) if pr.wall else abs(w[0]))
+        wc = pr.mont_bound(Bc, wmax_all(eo) if pr.wall else abs(w[0])) if Bc else 0
         if Bc == 0:
             self.montc("tm", rb, w, "tt", pr, self.r3key(eo))      # tm = wB
             # r0 = A + B, r1 = A + wB, r2 = A - B - wB
@@ -1200,7 +1212,7 @@ class Gen:
             # one multiplication: r1 = A - C + w(B - C), r2 = A - B - w(B - C)
             self.ensure(pr, regs, bnd, [(b, c)])
             Bb, Bc = bnd[b], bnd[c]
-            wd = pr.mont_bound(Bb + Bc, abs(w[0]))
+            wd = pr.mont_bound(Bb + Bc, wmax_all(eo) if pr.wall else abs(w[0]))
             b0, b1, b2 = Ba + Bb + Bc, Ba + Bc + wd, Ba + Bb + wd
             while max(b0, b1, b2) > LIM:
                 assert Ba > pr.rb
@@ -1245,7 +1257,7 @@ class Gen:
         if self.W == 256:
             # one multiplication: 3B = r0 - r1 + w(r2 - r1), 3C = r0 - r2 - w(r2 - r1)
             self.ensure(pr, regs, bnd, [(b, c)])
-            wd = pr.mont_bound(bnd[b] + bnd[c], abs(w[0]))
+            wd = pr.mont_bound(bnd[b] + bnd[c], wmax_all(eo) if pr.wall else abs(w[0]))
             # the outputs go to the CRT, which needs |x1| + |x2| <= LIM: at
             # most LIM - rb leaves it one Barrett reduction (of x1) to do
             lim = LIM - pr.rb if os.environ.get("NTT_CRTLIM", "1") == "1" else LIM
@@ -1256,7 +1268,7 @@ class Gen:
                 big = max((a, b, c), key=lambda z: bnd[z])
                 assert bnd[big] > pr.rb
                 bnd[big] = self.barrett(regs[big], "tt", pr)
-                wd = pr.mont_bound(bnd[b] + bnd[c], abs(w[0]))
+                wd = pr.mont_bound(bnd[b] + bnd[c], wmax_all(eo) if pr.wall else abs(w[0]))
             e(f"{self.x} tw2 = {rc} - {rb}")
             self.montc("tm", "tw2", w, "tt", pr, self.r3key(eo))     # w(r2 - r1)
             e(f"{self.x} tt = {ra} + {rb}")
@@ -1418,7 +1430,7 @@ class Gen:
             qb = nt.Q(e.isa)
             qb.labels = body.labels
             self.e, self.table, self.tseen = qb, [], {}
-            bf = self.prime_body(dataclasses.replace(pr, uP=uP, ured=ured), lay, nv)
+            bf = self.prime_body(dataclasses.replace(pr, uP=uP, ured=ured, wall=self.W == 256), lay, nv)
             bodies.append((qb, self.table, bf))
         self.kp, self.wbase, self.wreg = False, "w", "w"
         self.e = body
@@ -1519,7 +1531,9 @@ class Gen:
         self.zero_halves(GP, nv)
         self.L = self.TL
         # f (|f| <= fmax) and g K share the loop: the larger bound
-        bf = {s: (max(self.c.fmax, (max(pr.P, pr.uP) - 1) // 2) if s < nv else 0) for s in range(V)}
+        # (width 256: |g K| = |K| exactly, the larger |K| of the two primes)
+        kmax = max(abs(make_prime(P).K) for P in PRIMES) if self.W == 256 else (max(pr.P, pr.uP) - 1) // 2
+        bf = {s: (max(self.c.fmax, kmax) if s < nv else 0) for s in range(V)}
         if self.W == 512:
             bz = {}
             for s, b in bf.items():
