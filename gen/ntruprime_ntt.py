@@ -866,14 +866,15 @@ class Gen:
     PASSES256 = ((0, 1, 2), (3, 4, 5, 6), (7, 8, 9, 10), (11,))
 
     def transform256(self, pr: Prime, src: int, dst: int, bnd: dict[int, int], inverse: bool,
-                     pw: int | None) -> None:
+                     pw: int | None, sel: slice = slice(None)) -> None:
+        """the passes sel (of the forward's or the inverse's order)"""
         layers = plan256().layers
         P256 = self.PASSES256
         if os.environ.get("NTT_PASSES"):
             P256 = tuple(tuple(int(x) for x in g.split(",")) for g in os.environ["NTT_PASSES"].split("|"))
-        passes = [tuple(reversed(g)) for g in reversed(P256)] if inverse else P256
+        passes = [tuple(reversed(g)) for g in reversed(P256)] if inverse else list(P256)
         cur = src
-        for g in passes:
+        for g in passes[sel]:
             # the pass with the y-stage's last layer has 7 different
             # uniform twiddles per unit: broadcast 32-bit entries
             self.bcast = 5 in g and os.environ.get("NTT_BCAST", "1") == "1"
@@ -883,7 +884,7 @@ class Gen:
             cur = dst
 
     def fused_pass(self, pr: Prime, src: int, dst: int, grp: list[list[tuple]], bnd: dict[int, int],
-                   inverse: bool, pw: int | None) -> None:
+                   inverse: bool, pw: int | None, post: tuple | None = None) -> None:
         """one memory pass over units closed under the layers of grp
         (r3, r2, th, tp operations); a slot is loaded before its first
         use (known zeros are not), every slot stored at the end.  The units
@@ -894,12 +895,12 @@ class Gen:
         of every unit, so that all units come out identical."""
         b0, n0 = dict(bnd), len(self.units)
         mode = os.environ.get("NTT_UNIF", "none")
-        self.fused_units(pr, src, dst, grp, bnd, inverse, pw, mode == "all")
+        self.fused_units(pr, src, dst, grp, bnd, inverse, pw, mode == "all", post)
         if mode == "hybrid" and len({u[0] for u in self.units[n0:]}) > 3:
             bnd.clear()
             bnd.update(b0)
             del self.units[n0:]
-            self.fused_units(pr, src, dst, grp, bnd, inverse, pw, True)
+            self.fused_units(pr, src, dst, grp, bnd, inverse, pw, True, post)
         first: dict[tuple, int] = {}
         for u in self.units:
             first.setdefault(u[0], len(first))
@@ -907,7 +908,7 @@ class Gen:
         self.flush()
 
     def fused_units(self, pr: Prime, src: int, dst: int, grp: list[list[tuple]], bnd: dict[int, int],
-                    inverse: bool, pw: int | None, unif: bool) -> None:
+                    inverse: bool, pw: int | None, unif: bool, post: tuple | None = None) -> None:
         parent: dict[int, int] = {}
 
         def find(x: int) -> int:
@@ -954,30 +955,40 @@ class Gen:
                             self.pointwise(pr, regs[sl], pw + self.VB * sl)
                             bnd[sl] = pr.mont2(bnd[sl], bnd[sl])
                             assert bnd[sl] <= LIM
-            for li, lay in enumerate(grp):
-                for op in lay:
-                    sl = slots_of(op)
-                    if sl[0] not in ss:
-                        continue
-                    if op[0] == "r3":
-                        need([x for x in sl if bnd[x]])
-                        for x in sl:
-                            live.add(x)
-                        if inverse:
-                            self.r3_inv(pr, regs, bnd, *op[1:5])
+            def run(grp: list[list[tuple]], inverse: bool, lioff: int) -> None:
+                for li, lay in enumerate(grp):
+                    for op in lay:
+                        sl = slots_of(op)
+                        if sl[0] not in ss:
+                            continue
+                        if op[0] == "r3":
+                            need([x for x in sl if bnd[x]])
+                            for x in sl:
+                                live.add(x)
+                            if inverse:
+                                self.r3_inv(pr, regs, bnd, *op[1:5])
+                            else:
+                                self.r3_fwd(pr, regs, bnd, *op[1:5])
+                        elif op[0] == "r2":
+                            if inverse or bnd[op[2]]:
+                                need(sl)
+                            else:
+                                need(sl[:1])
+                                live.add(sl[1])
+                            self.butterfly(pr, regs, bnd, op[1], op[2], op[3], inverse, lioff + li)
                         else:
-                            self.r3_fwd(pr, regs, bnd, *op[1:5])
-                    elif op[0] == "r2":
-                        if inverse or bnd[op[2]]:
                             need(sl)
-                        else:
-                            need(sl[:1])
-                            live.add(sl[1])
-                        self.butterfly(pr, regs, bnd, op[1], op[2], op[3], inverse, li,
-                                       special=os.environ.get("NTT_ISPEC" if inverse else "NTT_FSPEC", "1") == "1")
-                    else:
-                        need(sl)
-                        self.half_transpose(regs, bnd, op, inverse)
+                            self.half_transpose(regs, bnd, op, inverse)
+            run(grp, inverse, 0)
+            if post is not None:
+                # the pointwise product with the vectors at w + post[0], then
+                # the inverse's layers post[1] (their twiddle keys apart)
+                for sl in slots:
+                    assert sl in live and bnd[sl]
+                    self.pointwise(pr, regs[sl], post[0] + self.VB * sl)
+                    bnd[sl] = pr.mont2(bnd[sl], post[2][sl])
+                    assert bnd[sl] <= LIM
+                run(post[1], True, len(grp))
             for sl in slots:
                 assert sl in live
                 e(f"{self.at(dst + self.VB * sl)} = {regs[sl]}")
@@ -1146,7 +1157,7 @@ class Gen:
 
     def pointwise(self, pr: Prime, r: str, off: int) -> None:
         """r = r * mem256[w+off] / 2^16 mod P (Montgomery, both variables;
-        the other operand has the same bound as r)"""
+        the caller bounds the product)"""
         e = self.e
         e(f"tt = {self.at(off)}")
         e(f"{self.x} tm = {r} * tt")
@@ -1547,13 +1558,30 @@ class Gen:
         lfg = e2.label("ntfg")
         e2(f"{lfg}:")
         self.wreg = "wb"
-        self.transform(pr, FQ, F, bf, False)
+        fuse = self.W == 256 and os.environ.get("NTT_FUSEPW", "1") == "1"
+        if fuse:
+            # width 256: the last forward pass (one x-layer) of G alone, then
+            # of F fused with the pointwise product and the inverse's first
+            # pass (the same layer): one memory pass less
+            self.transform256(pr, FQ, F, bf, False, None, slice(0, -1))
+        else:
+            self.transform(pr, FQ, F, bf, False)
         self.wreg = "wp"
         e2 = self.e
         e2(f"wb = wb + {D}")
         e2("i2 = i2 - 1")
         e2("=? i2 - 0")
         e2(f"goto {lfg} if !=")
+        if fuse:
+            layers = plan256().layers
+            last = [[layers[i] for i in self.PASSES256[-1]]][0]
+            assert self.PASSES256[-1] == (11,)
+            bg = dict(bf)
+            self.fused_pass(pr, G, G, last, bg, False, None)
+            self.fused_pass(pr, F, F, last, bf, False, None, post=(G, last, bg))
+            self.transform256(pr, F, F, bf, True, None, slice(1, None))
+            self.L = 16
+            return bf
         # the pointwise Montgomery products (both operands int16) are
         # fused into the inverse's first pass (the same bound for F and G)
         self.transform(pr, F, F, bf, True, pw=G)
