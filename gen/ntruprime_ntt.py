@@ -24,6 +24,11 @@ four-step one (docs/ntruprime-ntt.md):
   steps), so that vector j of a block holds coefficient x^j of 16 residues;
 - x-stage: four radix-2 layers with per-lane twiddles split every
   x^16 - psi^e into linear factors.
+Width 256 (plan256, transform256): four memory passes per transform -- the
+radix-3 layer with the first two radix-2 layers (12 vectors), the last three
+y-layers with the first half of the transpose (8 rows), the second half with
+three x-layers (8 columns), the last x-layer, which for F and G is fused
+with the pointwise product and the inverse's first layer.
 Twiddle multiplications are Montgomery products by constants
 (vpmullw, vpmulhw, vpmulhw, vpsubw); the pointwise product is a Montgomery
 product of two variables; the inverse runs the layers backwards
@@ -738,8 +743,7 @@ class Gen:
                 e(f"{lo}:")
             # width 256: an inner loop of an even count >= 4 does two units
             # per iteration (the second's offsets shifted by a stride)
-            un = 2 if (self.W == 256 and n >= 4 and n % 2 == 0
-                       and os.environ.get("NTT_UNROLL", "1") == "1") else 1
+            un = 2 if self.W == 256 and n >= 4 and n % 2 == 0 else 1
             li = self.e.label("nti") if n > 1 else None
             if li:
                 e(f"i0 = {n // un}")
@@ -753,7 +757,7 @@ class Gen:
                 if k and tin:
                     e(f"tp = tp + {un * tin}")
             if li:
-                if self.W == 256 and os.environ.get("NTT_DEC", "1") == "1":
+                if self.W == 256:
                     e("=? i0 -= 1")
                 else:
                     e("i0 = i0 - 1")
@@ -765,7 +769,7 @@ class Gen:
                     e(f"dp = dp + {back}")
                 if k and tout:
                     e(f"tp = tp + {tout}")
-                if self.W == 256 and os.environ.get("NTT_DEC", "1") == "1":
+                if self.W == 256:
                     e("=? i1 -= 1")
                 else:
                     e("i1 = i1 - 1")
@@ -793,7 +797,7 @@ class Gen:
         if self.bcast and len(set(w)) == 1:
             # a uniform twiddle: broadcast from 32-bit table entries (once
             # for consecutive butterflies with the same twiddle)
-            again = key is not None and self.lastb == key and os.environ.get("NTT_BREUSE", "1") == "1"
+            again = key is not None and self.lastb == key
             self.lastb = key
             if not again:
                 e(f"{self.L // 2}x wb1 = {self.tws(pr.wq(w[0]), kq)}")
@@ -850,12 +854,7 @@ class Gen:
             while (len(grp) < (3 if self.W == 256 else 10) and i + len(grp) < len(order)
                    and order[i + len(grp)][0][0] in (("r2", "x2") if self.W == 256 else ("r2", "x2", "tr"))):
                 grp.append(order[i + len(grp)])
-            # width 256: the pass with the y-stage's last layer (distance 1)
-            # has 7 different uniform twiddles per unit: broadcast them
-            self.bcast = self.W == 256 and any(
-                op[0] == "r2" and len(set(op[3])) == 1 and op[2] - op[1] == 1 for lay in grp for op in lay)
             self.r2_pass(pr, cur, dst, grp, bnd, inverse, scale, pw)
-            self.bcast = False
             scale = pw = None
             cur = dst
             i += len(grp)
@@ -870,14 +869,12 @@ class Gen:
         """the passes sel (of the forward's or the inverse's order)"""
         layers = plan256().layers
         P256 = self.PASSES256
-        if os.environ.get("NTT_PASSES"):
-            P256 = tuple(tuple(int(x) for x in g.split(",")) for g in os.environ["NTT_PASSES"].split("|"))
         passes = [tuple(reversed(g)) for g in reversed(P256)] if inverse else list(P256)
         cur = src
         for g in passes[sel]:
             # the pass with the y-stage's last layer has 7 different
             # uniform twiddles per unit: broadcast 32-bit entries
-            self.bcast = 5 in g and os.environ.get("NTT_BCAST", "1") == "1"
+            self.bcast = 5 in g
             self.fused_pass(pr, cur, dst, [layers[i] for i in g], bnd, inverse, pw)
             self.bcast = False
             pw = None
@@ -887,20 +884,11 @@ class Gen:
                    inverse: bool, pw: int | None, post: tuple | None = None) -> None:
         """one memory pass over units closed under the layers of grp
         (r3, r2, th, tp operations); a slot is loaded before its first
-        use (known zeros are not), every slot stored at the end.  The units
-        are independent (disjoint slots): identical ones are grouped so that
-        they roll into loops.  Each unit tracks its own bounds (fewer
-        Barrett reductions); when that leaves more than 3 different units,
-        the pass is generated again with the larger bound at the same place
-        of every unit, so that all units come out identical."""
-        b0, n0 = dict(bnd), len(self.units)
-        mode = os.environ.get("NTT_UNIF", "none")
-        self.fused_units(pr, src, dst, grp, bnd, inverse, pw, mode == "all", post)
-        if mode == "hybrid" and len({u[0] for u in self.units[n0:]}) > 3:
-            bnd.clear()
-            bnd.update(b0)
-            del self.units[n0:]
-            self.fused_units(pr, src, dst, grp, bnd, inverse, pw, True, post)
+        use (known zeros are not), every slot stored at the end.  Each unit
+        tracks its own bounds (so its own Barrett reductions); the units are
+        independent (disjoint slots), so identical ones are grouped to roll
+        into loops.  post: see fused_units."""
+        self.fused_units(pr, src, dst, grp, bnd, inverse, pw, post)
         first: dict[tuple, int] = {}
         for u in self.units:
             first.setdefault(u[0], len(first))
@@ -908,7 +896,10 @@ class Gen:
         self.flush()
 
     def fused_units(self, pr: Prime, src: int, dst: int, grp: list[list[tuple]], bnd: dict[int, int],
-                    inverse: bool, pw: int | None, unif: bool, post: tuple | None = None) -> None:
+                    inverse: bool, pw: int | None, post: tuple | None = None) -> None:
+        """the units of fused_pass (post = (G, layers, bounds): after grp,
+        G's vectors at w + G go through grp too, the pointwise product,
+        then the inverse's layers)"""
         parent: dict[int, int] = {}
 
         def find(x: int) -> int:
@@ -926,17 +917,7 @@ class Gen:
         groups: dict[int, list[int]] = {}
         for sl in sorted(parent):
             groups.setdefault(find(sl), []).append(sl)
-        # unif: the same bound at the same place of every unit (the larger)
-        units = sorted(groups.values())
-        pmax: dict[int, int] = {}
-        for slots in units:
-            for k, sl in enumerate(slots):
-                pmax[k] = max(pmax.get(k, 0), bnd[sl])
-        for slots in units if unif else []:
-            for k, sl in enumerate(slots):
-                if bnd[sl]:
-                    bnd[sl] = pmax[k]
-        for slots in units:
+        for slots in sorted(groups.values()):
             assert len(slots) <= 12
             self.unit_begin(min(src, dst) + self.VB * min(slots))
             e = self.e
@@ -981,12 +962,24 @@ class Gen:
                             self.half_transpose(regs, bnd, op, inverse)
             run(grp, inverse, 0)
             if post is not None:
-                # the pointwise product with the vectors at w + post[0], then
-                # the inverse's layers post[1] (their twiddle keys apart)
+                # G (at w + post[0], bounds post[2]) through the same layers,
+                # the pointwise product, then the inverse's layers post[1]
+                # (their twiddle keys apart)
+                regg = {sl: f"v{len(slots) + k}" for k, sl in enumerate(slots)}
+                bg = {sl: post[2][sl] for sl in slots}
+                for sl in slots:
+                    assert bg[sl]
+                    self.load(regg[sl], post[0], sl, bg, None)
+                for li, lay in enumerate(grp):
+                    for op in lay:
+                        if op[0] == "r2" and op[1] in ss:
+                            self.butterfly(pr, regg, bg, op[1], op[2], op[3], False, li)
+                        else:
+                            assert op[1] not in ss or op[0] == "r2"
                 for sl in slots:
                     assert sl in live and bnd[sl]
-                    self.pointwise(pr, regs[sl], post[0] + self.VB * sl)
-                    bnd[sl] = pr.mont2(bnd[sl], post[2][sl])
+                    self.pointwise(pr, regs[sl], None, regg[sl])
+                    bnd[sl] = pr.mont2(bnd[sl], bg[sl])
                     assert bnd[sl] <= LIM
                 run(post[1], True, len(grp))
             for sl in slots:
@@ -1155,13 +1148,15 @@ class Gen:
             self.unit_end()
         self.flush()
 
-    def pointwise(self, pr: Prime, r: str, off: int) -> None:
+    def pointwise(self, pr: Prime, r: str, off: int | None, other: str | None = None) -> None:
         """r = r * mem256[w+off] / 2^16 mod P (Montgomery, both variables;
         the caller bounds the product)"""
         e = self.e
-        e(f"tt = {self.at(off)}")
-        e(f"{self.x} tm = {r} * tt")
-        e(f"{self.x} {r} = mulhi({r}, tt)")
+        tt = other or "tt"
+        if other is None:
+            e(f"tt = {self.at(off)}")
+        e(f"{self.x} tm = {r} * {tt}")
+        e(f"{self.x} {r} = mulhi({r}, {tt})")
         e(f"{self.x} tm = tm * {self.pc(pr, 'pinv')}")
         e(f"{self.x} tm = mulhi(tm, rp)")
         e(f"{self.x} {r} = {r} - tm")
@@ -1214,6 +1209,11 @@ class Gen:
             e(f"{self.x} {rb} = {ra} + {rb}")
             e(f"{self.x} {ra} = {ra} + tm")
             # slots: a <- r0, b <- r1, c <- r2
+            if self.W == 256:
+                # (width 256: the unit's slot registers are exchanged, no copies)
+                regs[a], regs[b] = rb, ra
+                bnd[a], bnd[b], bnd[c] = b0, b1, b2
+                return
             e(f"tm = {ra}")
             e(f"{ra} = {rb}")
             e(f"{rb} = tm")
@@ -1231,16 +1231,13 @@ class Gen:
                 b0, b1, b2 = Ba + Bb + Bc, Ba + Bc + wd, Ba + Bb + wd
             e(f"{self.x} tw2 = {rb} - {rc}")
             self.montc("tm", "tw2", w, "tt", pr, self.r3key(eo))     # tm = w(B - C)
-            e(f"{self.x} tt = {ra} + {rb}")
-            e(f"{self.x} tt = tt + {rc}")            # r0
+            e(f"{self.x} tw2 = {rb} + {rc}")
             e(f"{self.x} {rb} = {ra} - {rb}")
-            e(f"{self.x} {rb} = {rb} - tm")          # r2
             e(f"{self.x} {rc} = {ra} - {rc}")
+            e(f"{self.x} {ra} = {ra} + tw2")         # r0
+            e(f"{self.x} {rb} = {rb} - tm")          # r2
             e(f"{self.x} {rc} = {rc} + tm")          # r1
-            e(f"{ra} = tt")
-            e(f"tm = {rb}")
-            e(f"{rb} = {rc}")
-            e(f"{rc} = tm")
+            regs[b], regs[c] = rc, rb                # (no copies)
             bnd[a], bnd[b], bnd[c] = b0, b1, b2
             return
         self.montc("tm", rb, w, "tt", pr, self.r3key(eo))          # tm = wB
@@ -1271,7 +1268,7 @@ class Gen:
             wd = pr.mont_bound(bnd[b] + bnd[c], wmax_all(eo) if pr.wall else abs(w[0]))
             # the outputs go to the CRT, which needs |x1| + |x2| <= LIM: at
             # most LIM - rb leaves it one Barrett reduction (of x1) to do
-            lim = LIM - pr.rb if os.environ.get("NTT_CRTLIM", "1") == "1" else LIM
+            lim = LIM - pr.rb
             while True:
                 sums = [bnd[a] + bnd[b] + bnd[c], bnd[a] + bnd[b] + wd, bnd[a] + bnd[c] + wd]
                 if max(sums) <= lim:
@@ -1282,13 +1279,12 @@ class Gen:
                 wd = pr.mont_bound(bnd[b] + bnd[c], wmax_all(eo) if pr.wall else abs(w[0]))
             e(f"{self.x} tw2 = {rc} - {rb}")
             self.montc("tm", "tw2", w, "tt", pr, self.r3key(eo))     # w(r2 - r1)
-            e(f"{self.x} tt = {ra} + {rb}")
-            e(f"{self.x} tt = tt + {rc}")            # 3A
+            e(f"{self.x} tw2 = {rb} + {rc}")
             e(f"{self.x} {rb} = {ra} - {rb}")
-            e(f"{self.x} {rb} = {rb} + tm")          # 3B
             e(f"{self.x} {rc} = {ra} - {rc}")
+            e(f"{self.x} {ra} = {ra} + tw2")         # 3A
+            e(f"{self.x} {rb} = {rb} + tm")          # 3B
             e(f"{self.x} {rc} = {rc} - tm")          # 3C
-            e(f"{ra} = tt")
             bnd[a], bnd[b], bnd[c] = sums
             return
         while True:
@@ -1558,11 +1554,11 @@ class Gen:
         lfg = e2.label("ntfg")
         e2(f"{lfg}:")
         self.wreg = "wb"
-        fuse = self.W == 256 and os.environ.get("NTT_FUSEPW", "1") == "1"
+        fuse = self.W == 256
         if fuse:
-            # width 256: the last forward pass (one x-layer) of G alone, then
-            # of F fused with the pointwise product and the inverse's first
-            # pass (the same layer): one memory pass less
+            # width 256: the last forward pass (one x-layer) of F and G
+            # fused with the pointwise product and the inverse's first pass
+            # (the same layer): two memory passes less
             self.transform256(pr, FQ, F, bf, False, None, slice(0, -1))
         else:
             self.transform(pr, FQ, F, bf, False)
@@ -1576,9 +1572,7 @@ class Gen:
             layers = plan256().layers
             last = [[layers[i] for i in self.PASSES256[-1]]][0]
             assert self.PASSES256[-1] == (11,)
-            bg = dict(bf)
-            self.fused_pass(pr, G, G, last, bg, False, None)
-            self.fused_pass(pr, F, F, last, bf, False, None, post=(G, last, bg))
+            self.fused_pass(pr, F, F, last, bf, False, None, post=(G, last, dict(bf)))
             self.transform256(pr, F, F, bf, True, None, slice(1, None))
             self.L = 16
             return bf
