@@ -779,8 +779,12 @@ class Gen:
     # -- arithmetic (bounds returned)
     def barrett(self, x: str, t: str, pr: Prime) -> int:
         e = self.e
-        e(f"{t} = {self.pc(pr, 'bv')}")
-        e(f"{self.x} {t} = mulhi({x}, {t})")
+        if self.W == 256:
+            # (mulhi with a memory operand: one instruction less)
+            e(f"{self.x} {t} = mulhi({x}, {self.pc(pr, 'bv')})")
+        else:
+            e(f"{t} = {self.pc(pr, 'bv')}")
+            e(f"{self.x} {t} = mulhi({x}, {t})")
         e(f"{self.x} {t} = {t} + {self.pc(pr, 'rnd')}")
         e(f"(int16) {self.x} {t} >>= {pr.bs}")
         e(f"{self.x} {t} = {t} * {self.pc(pr, 'P')}")
@@ -809,6 +813,10 @@ class Gen:
             return
         e(f"{self.x} {t} = {x} * {self.tw(tuple(pr.wq(v) for v in w), kq)}")
         e(f"{self.x} {t} = mulhi({t}, rp)")
+        if self.W == 256:
+            e(f"{self.x} {d} = mulhi({x}, {self.tw(w, kw)})")
+            e(f"{self.x} {d} = {d} - {t}")
+            return
         e(f"{d} = {self.tw(w, kw)}" if d != x else f"tw = {self.tw(w, kw)}")
         if d != x:
             e(f"{self.x} {d} = mulhi({x}, {d})")
