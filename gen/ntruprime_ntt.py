@@ -1629,6 +1629,9 @@ class Gen:
             assert (z - c1 * u) % q == 0
             zmax = max(zmax, abs(z))
         assert c.fmax + zmax <= LIM
+        # width 256: x1 (|x1| <= b1) is not reduced mod q first when
+        # x1 + (P1 mod q) u mod q fits int16 (the final Barrett takes any int16)
+        skipq = self.W == 256 and b1 + zmax <= LIM
         # the fold adds three values |.| <= fmax; the final Barrett freezes
         bt = (q, c.bv, c.bs, 16)
         for x in range(-3 * c.fmax, 3 * c.fmax + 1):
@@ -1660,7 +1663,8 @@ class Gen:
             e(f"16x {v1} = mulhi({v1}, x4)")
             e(f"16x {v2} = mulhi({v2}, {rp})")
             e(f"16x {v1} = {v1} - {v2}")       # u
-            kn.barrett(e, v0, tt)              # x1 mod q, |.| <= fmax
+            if not skipq:
+                kn.barrett(e, v0, tt)          # x1 mod q, |.| <= fmax
             e(f"16x {v2} = {v1} * {self.m(self.const(c1))}")
             e(f"16x {v1} = mulhi({v1}, x5)")
             e(f"16x {v1} = {v1} * x7")
