@@ -60,6 +60,7 @@ NTT_N = 1536           # cyclic length: 96 vectors of 16 lanes
 V = NTT_N // 16
 PRIMES = (7681, 10753)  # P1 (the CRT's x1: the smaller, so P1*|u| is small), P2
 LIM = 32767
+MONTR = True           # width 256: reductions by a Montgomery product by 2^16 (reduce)
 
 
 def generated_path(p: int, impl: str = IMPL) -> str:
@@ -593,10 +594,15 @@ class Gen:
     def m(self, name: str) -> str:
         return f"{self.mw}[{name}]"
 
-    PCONST = ("P", "bv", "rnd", "pinv", "K")
+    @property
+    def PCONST(self) -> tuple[str, ...]:
+        # width 256: R = 2^16 mod P and R P^-1 for the Montgomery reduction (reduce)
+        return ("P", "bv", "rnd", "pinv", "K") + (("R", "Rq") if self.W == 256 and MONTR else ())
 
     def pcval(self, pr: Prime, name: str) -> int:
-        return {"P": pr.P, "bv": pr.bv, "rnd": 1 << (pr.bs - 1), "pinv": pr.pinv, "K": pr.K}[name]
+        R = centred(65536, pr.P)
+        return {"P": pr.P, "bv": pr.bv, "rnd": 1 << (pr.bs - 1), "pinv": pr.pinv, "K": pr.K,
+                "R": R, "Rq": pr.wq(R)}[name]
 
     def pc(self, pr: Prime, name: str) -> str:
         """a constant vector of the prime: a named constant, or in the
@@ -777,6 +783,23 @@ class Gen:
                 e(f"goto {lo} if !=")
 
     # -- arithmetic (bounds returned)
+    def reduce(self, x: str, t: str, pr: Prime, b: int) -> int:
+        """x (|x| <= b) reduced mod P in place; returns the new bound.
+        Width 256: a Montgomery product by R = 2^16 mod P (four operations,
+        one less than Barrett's; |.| <= (b |R| + 2^15 P)/2^16 with the
+        larger |R| of the primes); else Barrett"""
+        if not (self.W == 256 and MONTR):
+            return self.barrett(x, t, pr)
+        e = self.e
+        rmax = max(abs(centred(65536, P)) for P in PRIMES) if pr.uP else abs(centred(65536, pr.P))
+        nb = (b * rmax + 32768 * max(pr.P, pr.uP)) // 65536
+        assert nb < b
+        e(f"{self.x} {t} = {x} * {self.pc(pr, 'Rq')}")
+        e(f"{self.x} {t} = mulhi({t}, rp)")
+        e(f"{self.x} {x} = mulhi({x}, {self.pc(pr, 'R')})")
+        e(f"{self.x} {x} = {x} - {t}")
+        return nb
+
     def barrett(self, x: str, t: str, pr: Prime) -> int:
         e = self.e
         if self.W == 256:
@@ -1025,7 +1048,7 @@ class Gen:
             while b[s1] + b[s2] > LIM:
                 big = s1 if b[s1] >= b[s2] else s2
                 assert b[big] > pr.rb, "cannot reduce further"
-                b[big] = self.barrett(regs[big], "tt", pr)
+                b[big] = self.reduce(regs[big], "tt", pr, b[big])
 
     def butterfly(self, pr: Prime, regs: dict[int, str], b: dict[int, int], lo: int, hi: int,
                   es: tuple[int, ...], inverse: bool, layer: int = -1, special: bool = True) -> None:
@@ -1056,7 +1079,7 @@ class Gen:
                 src = "tm"
             while b[lo] + tb > LIM:
                 assert b[lo] > pr.rb
-                b[lo] = self.barrett(rl, "tt", pr)
+                b[lo] = self.reduce(rl, "tt", pr, b[lo])
             a, s = ("-", "+") if neg else ("+", "-")
             if src == rh:
                 e(f"{self.x} tm = {rl} {s} {rh}")
@@ -1235,7 +1258,7 @@ class Gen:
             b0, b1, b2 = Ba + Bb + Bc, Ba + Bc + wd, Ba + Bb + wd
             while max(b0, b1, b2) > LIM:
                 assert Ba > pr.rb
-                Ba = bnd[a] = self.barrett(ra, "tt", pr)
+                Ba = bnd[a] = self.reduce(ra, "tt", pr, Ba)
                 b0, b1, b2 = Ba + Bb + Bc, Ba + Bc + wd, Ba + Bb + wd
             e(f"{self.x} tw2 = {rb} - {rc}")
             self.montc("tm", "tw2", w, "tt", pr, self.r3key(eo))     # tm = w(B - C)
@@ -1283,7 +1306,7 @@ class Gen:
                     break
                 big = max((a, b, c), key=lambda z: bnd[z])
                 assert bnd[big] > pr.rb
-                bnd[big] = self.barrett(regs[big], "tt", pr)
+                bnd[big] = self.reduce(regs[big], "tt", pr, bnd[big])
                 wd = pr.mont_bound(bnd[b] + bnd[c], wmax_all(eo) if pr.wall else abs(w[0]))
             e(f"{self.x} tw2 = {rc} - {rb}")
             self.montc("tm", "tw2", w, "tt", pr, self.r3key(eo))     # w(r2 - r1)
