@@ -24,6 +24,11 @@ four-step one (docs/ntruprime-ntt.md):
   steps), so that vector j of a block holds coefficient x^j of 16 residues;
 - x-stage: four radix-2 layers with per-lane twiddles split every
   x^16 - psi^e into linear factors.
+Width 256 (plan256, transform256): four memory passes per transform -- the
+radix-3 layer with the first two radix-2 layers (12 vectors), the last three
+y-layers with the first half of the transpose (8 rows), the second half with
+three x-layers (8 columns), the last x-layer, which for F and G is fused
+with the pointwise product and the inverse's first layer.
 Twiddle multiplications are Montgomery products by constants
 (vpmullw, vpmulhw, vpmulhw, vpsubw); the pointwise product is a Montgomery
 product of two variables; the inverse runs the layers backwards
@@ -55,6 +60,7 @@ NTT_N = 1536           # cyclic length: 96 vectors of 16 lanes
 V = NTT_N // 16
 PRIMES = (7681, 10753)  # P1 (the CRT's x1: the smaller, so P1*|u| is small), P2
 LIM = 32767
+MONTR = True           # width 256: reductions by a Montgomery product by 2^16 (reduce)
 
 
 def generated_path(p: int, impl: str = IMPL) -> str:
@@ -100,6 +106,7 @@ class Prime:
     K: int          # 2^16/1536 mod P (centred): g's scale
     uP: int = 0     # when nonzero: bound as if P <= uP, |w| <= uP/2 and
     ured: int = 0   # Barrett outputs <= ured (the primes share one loop)
+    wall: bool = False  # with uP: the callers give |w| as the larger over all PRIMES
 
     @property
     def rb(self) -> int:
@@ -116,7 +123,7 @@ class Prime:
     def mont_bound(self, b: int, wmax: int) -> int:
         """|mont(x, w)| for |x| <= b, |w| <= wmax: (x w - m P)/2^16, |m| <= 2^15"""
         if self.uP:
-            return (b * (self.uP // 2) + 32768 * self.uP) // 65536
+            return (b * (wmax if self.wall else self.uP // 2) + 32768 * self.uP) // 65536
         return (b * wmax + 32768 * self.P) // 65536
 
     def mont2(self, b1: int, b2: int) -> int:
@@ -144,6 +151,12 @@ def make_prime(P: int, bs: int | None = None) -> Prime:
         red = max(red, abs(r))
     K = centred(65536 * pow(NTT_N, -1, P), P)
     return Prime(P, psi, pinv, bv, bs, red, K)
+
+
+def wmax_all(es: tuple[int, ...] | int) -> int:
+    """max |psi^e 2^16 mod P| (centred) over the exponents es and PRIMES"""
+    es = (es,) if isinstance(es, int) else es
+    return max(abs(make_prime(P).w(x)) for P in PRIMES for x in set(es))
 
 
 def mont(x: int, w: int, pr: Prime) -> int:
@@ -350,6 +363,185 @@ def check_transpose(width: int = 256) -> None:
     assert out == [[rows[i % 16][16 * (i // 16) + j] for i in range(n)] for j in range(16)], "transpose"
 
 
+# ------------------------- width 256: the transpose split into two halves
+# The 16x16 transpose of transpose_steps is P . H: H (the row-pair split S1,
+# the 32-bit unpacks U32 and the 64-bit unpacks U64) acts on the rows 0-7
+# and 8-15 separately, P (permute128) on the even-column group E (the u
+# vectors of both halves) and the odd one O separately.  So H is fused into
+# the y-stage's last pass (8 rows per unit) and P into the x-stage's first
+# (the 8 vectors of E or O, which the x-layers of distances 8, 4 and 2 keep
+# apart): no transpose pass.  Column j of a block then lives at slot SIGMA[j]:
+# E's u_c (c < 4, from rows 0-7) at slot c and u_(c+4) (rows 8-15) at 8 + c,
+# O's at 4 + c and 12 + c; P puts column 2c (2c + 1) where u_c was and
+# column 2c + 8 (2c + 9) where u_(c+4) was.  The inverse is T = T^-1 =
+# H^-1 . P^-1: P (an involution as a map of register pairs), U64 (also
+# one), U32^-1 (shuffle32 0xd8 of both, then the 64-bit unpacks) in the
+# x-stage's last pass, S1 (an involution) in the y-stage's first.
+SIGMA = tuple(([c for c in range(4)] + [8 + c for c in range(4)])[j // 2] + 4 * (j % 2) for j in range(16))
+EPOS = (0, 1, 2, 3, 8, 9, 10, 11)    # the slots of group E in a block (O: + 4)
+
+
+def half_steps(kind: str, inverse: bool) -> tuple[list[tuple], list[str], list[str]]:
+    """(steps, inputs, outputs) over names, 8 vectors in and out in local
+    slot order: kind 'th' the rows 0-7 of a half block (slots 8h + 0..7),
+    kind 'tp' a group E or O (slots EPOS, + 4 for O).  Steps as
+    transpose_steps (dst, op, a, b, imm), op 'shuf32' added."""
+    st: list[tuple] = []
+    if kind == "th" and not inverse:
+        ins = [f"r{i}" for i in range(8)]
+        for i in range(4):
+            a, b = f"r{2 * i}", f"r{2 * i + 1}"
+            st += [("ta", "and", a, "MLO", 0), ("tb", "shl", b, None, 16), (f"e{i}", "add16", "ta", "tb", 0),
+                   ("ta", "shr", a, None, 16), ("tb", "and", b, "MHI", 0), (f"o{i}", "add16", "ta", "tb", 0)]
+        outs = []
+        for g, rows in (("E", "e"), ("O", "o")):
+            for i in range(2):
+                st += [(f"{g}t{2 * i}", "ulo32", f"{rows}{2 * i}", f"{rows}{2 * i + 1}", 0),
+                       (f"{g}t{2 * i + 1}", "uhi32", f"{rows}{2 * i}", f"{rows}{2 * i + 1}", 0)]
+            for k in range(2):
+                st += [(f"{g}u{2 * k}", "ulo64", f"{g}t{k}", f"{g}t{k + 2}", 0),
+                       (f"{g}u{2 * k + 1}", "uhi64", f"{g}t{k}", f"{g}t{k + 2}", 0)]
+            outs += [f"{g}u{c}" for c in range(4)]
+        return st, ins, outs
+    if kind == "th":
+        ins = [f"e{i}" for i in range(4)] + [f"o{i}" for i in range(4)]
+        for i in range(4):
+            st += [("ta", "and", f"e{i}", "MLO", 0), ("tb", "shl", f"o{i}", None, 16),
+                   (f"r{2 * i}", "add16", "ta", "tb", 0),
+                   ("ta", "shr", f"e{i}", None, 16), ("tb", "and", f"o{i}", "MHI", 0),
+                   (f"r{2 * i + 1}", "add16", "ta", "tb", 0)]
+        return st, ins, [f"r{i}" for i in range(8)]
+    ins = [f"r{k}" for k in range(8)]
+    if not inverse:
+        outs = [None] * 8
+        for c in range(4):
+            st += [(f"Ec{c}", "perm128", f"r{c}", f"r{c + 4}", 0x20),
+                   (f"Ec{c + 4}", "perm128", f"r{c}", f"r{c + 4}", 0x31)]
+        return st, ins, [f"Ec{c}" for c in range(8)]
+    for c in range(4):
+        st += [(f"Eu{c}", "perm128", f"r{c}", f"r{c + 4}", 0x20),
+               (f"Eu{c + 4}", "perm128", f"r{c}", f"r{c + 4}", 0x31)]
+    for h in (0, 4):
+        for k in (0, 1):
+            st += [(f"Et{h + k}", "ulo64", f"Eu{h + 2 * k}", f"Eu{h + 2 * k + 1}", 0),
+                   (f"Et{h + k + 2}", "uhi64", f"Eu{h + 2 * k}", f"Eu{h + 2 * k + 1}", 0)]
+    for i in range(4):
+        st += [("ta", "shuf32", f"Et{2 * i}", None, 0xD8), ("tb", "shuf32", f"Et{2 * i + 1}", None, 0xD8),
+               (f"e{2 * i}", "ulo64", "ta", "tb", 0), (f"e{2 * i + 1}", "uhi64", "ta", "tb", 0)]
+    return st, ins, [f"e{k}" for k in range(8)]
+
+
+def sim_steps(steps: list[tuple], env: dict[str, list[int]]) -> None:
+    """run steps (transpose_steps' ops on 16 lanes, and shuf32) on env"""
+    n = 16
+    for d, op, a, b, imm in steps:
+        x = env[a]
+        y = env[b] if b in env else None
+        if op == "and":
+            r = [v if (l % 2 == 0) == (b == "MLO") else 0 for l, v in enumerate(x)]
+        elif op == "shl":
+            r = [0 if l % 2 == 0 else x[l - 1] for l in range(n)]
+        elif op == "shr":
+            r = [x[l + 1] if l % 2 == 0 else 0 for l in range(n)]
+        elif op == "add16":
+            r = [wrap16(u + v) for u, v in zip(x, y)]
+        elif op in ("ulo32", "uhi32", "ulo64", "uhi64"):
+            w = 2 if "32" in op else 4
+            r = []
+            for half in range(0, n, 8):
+                xs = [x[half + i:half + i + w] for i in range(0, 8, w)]
+                ys = [y[half + i:half + i + w] for i in range(0, 8, w)]
+                h = len(xs) // 2
+                for i in (range(h) if "lo" in op else range(h, 2 * h)):
+                    r += xs[i] + ys[i]
+        elif op == "perm128":
+            hs = {0: x[:8], 1: x[8:], 2: y[:8], 3: y[8:]}
+            r = hs[imm & 3] + hs[(imm >> 4) & 3]
+        elif op == "shuf32":
+            r = []
+            for half in range(0, n, 8):
+                ds = [x[half + 2 * i:half + 2 * i + 2] for i in range(4)]
+                for i in range(4):
+                    r += ds[(imm >> (2 * i)) & 3]
+        else:
+            raise AssertionError(op)
+        env[d] = r
+
+
+def check_split_transpose() -> None:
+    """rows at slots 0-15 -> H on both halves, P on E and O -> column j at
+    SIGMA[j]; and back (P, U64, U32^-1 on E and O, then S1) to the rows"""
+    rows = [[100 * i + j for j in range(16)] for i in range(16)]
+    slots = [list(r) for r in rows]
+
+    def apply(kind: str, inverse: bool, pos: list[int]) -> None:
+        st, ins, outs = half_steps(kind, inverse)
+        env = {nm: slots[p] for nm, p in zip(ins, pos)}
+        sim_steps(st, env)
+        for nm, p in zip(outs, pos):
+            slots[p] = env[nm]
+    for h in (0, 1):
+        apply("th", False, list(range(8 * h, 8 * h + 8)))
+    for g in (0, 4):
+        apply("tp", False, [g + p for p in EPOS])
+    assert all(slots[SIGMA[j]] == [rows[i][j] for i in range(16)] for j in range(16)), "split transpose"
+    for g in (0, 4):
+        apply("tp", True, [g + p for p in EPOS])
+    for h in (0, 1):
+        apply("th", True, list(range(8 * h, 8 * h + 8)))
+    assert slots == rows, "split transpose inverse"
+
+
+@functools.lru_cache(maxsize=None)
+def plan256() -> Plan:
+    """plan() with the transpose split (('th', 8 rows) after the y-stage,
+    ('tp', the slots of E or O) before the x-stage) and the x-stage's
+    column j of block B at slot 16 B + SIGMA[j]"""
+    base = plan().layers
+    k = next(i for i, lay in enumerate(base) if lay[0][0] == "tr")
+    layers = [list(lay) for lay in base[:k]]
+    layers.append([("th", tuple(range(16 * B + 8 * h, 16 * B + 8 * h + 8))) for B in range(V // 16) for h in (0, 1)])
+    layers.append([("tp", tuple(16 * B + g + p for p in EPOS)) for B in range(V // 16) for g in (0, 4)])
+    # the residue of row l of block B (plan's y-stage output)
+    res = [(list(range(32 * kk, 32 * kk + 32)), (NTT_N // 3) * kk) for kk in range(3)]
+    while len(res[0][0]) > 1:
+        nres = []
+        for sl, e in res:
+            m = len(sl) // 2
+            s = sqrt_e(e)
+            nres += [(sl[:m], s), (sl[m:], (s + NTT_N // 2) % NTT_N)]
+        res = nres
+    eslot = {sl[0]: e for sl, e in res}
+    xres = [([16 * B + SIGMA[j] for j in range(16)], tuple(eslot[16 * B + l] for l in range(16)))
+            for B in range(V // 16)]
+    while len(xres[0][0]) > 1:
+        lay, nres = [], []
+        for sl, es in xres:
+            m = len(sl) // 2
+            s = tuple(sqrt_e(e) for e in es)
+            for j in range(m):
+                lay.append(("r2", sl[j], sl[m + j], s))
+            nres += [(sl[:m], s), (sl[m:], tuple((x + NTT_N // 2) % NTT_N for x in s))]
+        layers.append(lay)
+        xres = nres
+    # the x-stage must match plan()'s up to the slot permutation
+    xs = [lay for lay in base[k + 1:]]
+    perm = {16 * B + j: 16 * B + SIGMA[j] for B in range(V // 16) for j in range(16)}
+    assert [[(o[0], perm[o[1]], perm[o[2]], o[3]) for o in lay] for lay in xs] == layers[k + 2:]
+    return Plan(layers)
+
+
+def shift_offsets(ln: str, dd: int, dt: int) -> str:
+    """a unit's line with its dp offsets moved by dd and tp offsets by dt
+    (the next unit of a run)"""
+    import re
+
+    def f(mo: "re.Match[str]") -> str:
+        off = int(mo.group(3) or 0) + (dd if mo.group(2) == "dp" else dt)
+        return f"{mo.group(1)}[{mo.group(2)}" + (f" + {off}]" if off else "]")
+    return re.sub(r"(mem\d+)\[(dp|tp)(?: \+ (\d+))?\]", f, ln)
+
+
 # --------------------------------------------------------------- emitter
 class Gen:
     def __init__(self, p: int, impl: str = IMPL) -> None:
@@ -374,7 +566,10 @@ class Gen:
         self.wreg = "w"          # the base of the units' dp (wb in the f/g loop)
         self.wbase = "w"         # the base outside units (wp in the prime loop)
         self.kp = False          # prime constants through kp, the table through tb
+        self.bcast = False       # uniform twiddles as broadcast 32-bit entries (tws)
         check_transpose(self.W)
+        if self.W == 256:
+            check_split_transpose()
 
     # -- constants
     def const(self, vals: tuple[int, ...] | int) -> str:
@@ -399,10 +594,15 @@ class Gen:
     def m(self, name: str) -> str:
         return f"{self.mw}[{name}]"
 
-    PCONST = ("P", "bv", "rnd", "pinv", "K")
+    @property
+    def PCONST(self) -> tuple[str, ...]:
+        # width 256: R = 2^16 mod P and R P^-1 for the Montgomery reduction (reduce)
+        return ("P", "bv", "rnd", "pinv", "K") + (("R", "Rq") if self.W == 256 and MONTR else ())
 
     def pcval(self, pr: Prime, name: str) -> int:
-        return {"P": pr.P, "bv": pr.bv, "rnd": 1 << (pr.bs - 1), "pinv": pr.pinv, "K": pr.K}[name]
+        R = centred(65536, pr.P)
+        return {"P": pr.P, "bv": pr.bv, "rnd": 1 << (pr.bs - 1), "pinv": pr.pinv, "K": pr.K,
+                "R": R, "Rq": pr.wq(R)}[name]
 
     def pc(self, pr: Prime, name: str) -> str:
         """a constant vector of the prime: a named constant, or in the
@@ -435,6 +635,23 @@ class Gen:
                 self.ukeys[key] = k
         return f"{self.mw}[tp + {self.VB * k}]" if k else f"{self.mw}[tp]"
 
+    def tws(self, v: int, key: tuple | None) -> str:
+        """a uniform twiddle value of the unit as a 32-bit table entry (v in
+        both halves) for a dword broadcast (8x r = mem32[..]): 4 bytes
+        instead of a 32-byte vector.  The entries follow the unit's vectors
+        (packed 8 to a vector); the offset is a placeholder until unit_end."""
+        assert self.base is not None
+        v &= 0xFFFF
+        if key is not None and key in self.skeys:
+            k = self.skeys[key]
+            assert self.uscal[k] == v
+        else:
+            self.uscal.append(v)
+            k = len(self.uscal) - 1
+            if key is not None:
+                self.skeys[key] = k
+        return f"mem32[tp + @S{k}@]"
+
     # -- loop rolling: identical units become loops
     def unit_begin(self, base: int) -> None:
         self.saved = self.e
@@ -442,8 +659,28 @@ class Gen:
         self.base = base
         self.ucon = []
         self.ukeys: dict[tuple, int] = {}
+        self.uscal: list[int] = []
+        self.skeys: dict[tuple, int] = {}
+        self.lastb: tuple | None = None
 
     def unit_end(self) -> None:
+        if self.uscal:
+            # the broadcast entries after the unit's vectors, 8 to a vector
+            b0 = self.VB * len(self.ucon)
+            per = self.TL // 2
+            for i in range(0, len(self.uscal), per):
+                part = self.uscal[i:i + per]
+                part = part + [0] * (per - len(part))
+                self.ucon.append(tuple(x for v in part for x in (v, v)))
+            lines = []
+            for ln in self.e.lines:
+                while "@S" in ln:
+                    a = ln.index("@S")
+                    b = ln.index("@", a + 2)
+                    off = b0 + 4 * int(ln[a + 2:b])
+                    ln = ln[:a - 3] + (f" + {off}" if off else "") + ln[b + 1:]
+                lines.append(ln)
+            self.e.lines[:] = lines
         self.units.append((tuple(self.e.lines), self.base, list(self.ucon)))
         self.e = self.saved
         self.base = None
@@ -510,19 +747,27 @@ class Gen:
             if lo:
                 e(f"i1 = {m}")
                 e(f"{lo}:")
+            # width 256: an inner loop of an even count >= 4 does two units
+            # per iteration (the second's offsets shifted by a stride)
+            un = 2 if self.W == 256 and n >= 4 and n % 2 == 0 else 1
             li = self.e.label("nti") if n > 1 else None
             if li:
-                e(f"i0 = {n}")
+                e(f"i0 = {n // un}")
                 e(f"{li}:")
             e(list(lines))
+            if un == 2:
+                e([shift_offsets(ln, stride, tin if k else 0) for ln in lines])
             if n > 1 or m > 1:
                 if stride:
-                    e(f"dp = dp + {stride}")
+                    e(f"dp = dp + {un * stride}")
                 if k and tin:
-                    e(f"tp = tp + {tin}")
+                    e(f"tp = tp + {un * tin}")
             if li:
-                e("i0 = i0 - 1")
-                e("=? i0 - 0")
+                if self.W == 256:
+                    e("=? i0 -= 1")
+                else:
+                    e("i0 = i0 - 1")
+                    e("=? i0 - 0")
                 e(f"goto {li} if !=")
             if lo:
                 back = ostride - n * stride
@@ -530,15 +775,39 @@ class Gen:
                     e(f"dp = dp + {back}")
                 if k and tout:
                     e(f"tp = tp + {tout}")
-                e("i1 = i1 - 1")
-                e("=? i1 - 0")
+                if self.W == 256:
+                    e("=? i1 -= 1")
+                else:
+                    e("i1 = i1 - 1")
+                    e("=? i1 - 0")
                 e(f"goto {lo} if !=")
 
     # -- arithmetic (bounds returned)
+    def reduce(self, x: str, t: str, pr: Prime, b: int) -> int:
+        """x (|x| <= b) reduced mod P in place; returns the new bound.
+        Width 256: a Montgomery product by R = 2^16 mod P (four operations,
+        one less than Barrett's; |.| <= (b |R| + 2^15 P)/2^16 with the
+        larger |R| of the primes); else Barrett"""
+        if not (self.W == 256 and MONTR):
+            return self.barrett(x, t, pr)
+        e = self.e
+        rmax = max(abs(centred(65536, P)) for P in PRIMES) if pr.uP else abs(centred(65536, pr.P))
+        nb = (b * rmax + 32768 * max(pr.P, pr.uP)) // 65536
+        assert nb < b
+        e(f"{self.x} {t} = {x} * {self.pc(pr, 'Rq')}")
+        e(f"{self.x} {t} = mulhi({t}, rp)")
+        e(f"{self.x} {x} = mulhi({x}, {self.pc(pr, 'R')})")
+        e(f"{self.x} {x} = {x} - {t}")
+        return nb
+
     def barrett(self, x: str, t: str, pr: Prime) -> int:
         e = self.e
-        e(f"{t} = {self.pc(pr, 'bv')}")
-        e(f"{self.x} {t} = mulhi({x}, {t})")
+        if self.W == 256:
+            # (mulhi with a memory operand: one instruction less)
+            e(f"{self.x} {t} = mulhi({x}, {self.pc(pr, 'bv')})")
+        else:
+            e(f"{t} = {self.pc(pr, 'bv')}")
+            e(f"{self.x} {t} = mulhi({x}, {t})")
         e(f"{self.x} {t} = {t} + {self.pc(pr, 'rnd')}")
         e(f"(int16) {self.x} {t} >>= {pr.bs}")
         e(f"{self.x} {t} = {t} * {self.pc(pr, 'P')}")
@@ -552,8 +821,25 @@ class Gen:
         kq = kw = None
         if key is not None:
             kq, kw = key + ("wq",), key + ("w",)
+        if self.bcast and len(set(w)) == 1:
+            # a uniform twiddle: broadcast from 32-bit table entries (once
+            # for consecutive butterflies with the same twiddle)
+            again = key is not None and self.lastb == key
+            self.lastb = key
+            if not again:
+                e(f"{self.L // 2}x wb1 = {self.tws(pr.wq(w[0]), kq)}")
+                e(f"{self.L // 2}x wb2 = {self.tws(w[0], kw)}")
+            e(f"{self.x} {t} = {x} * wb1")
+            e(f"{self.x} {t} = mulhi({t}, rp)")
+            e(f"{self.x} {d} = mulhi({x}, wb2)")
+            e(f"{self.x} {d} = {d} - {t}")
+            return
         e(f"{self.x} {t} = {x} * {self.tw(tuple(pr.wq(v) for v in w), kq)}")
         e(f"{self.x} {t} = mulhi({t}, rp)")
+        if self.W == 256:
+            e(f"{self.x} {d} = mulhi({x}, {self.tw(w, kw)})")
+            e(f"{self.x} {d} = {d} - {t}")
+            return
         e(f"{d} = {self.tw(w, kw)}" if d != x else f"tw = {self.tw(w, kw)}")
         if d != x:
             e(f"{self.x} {d} = mulhi({x}, {d})")
@@ -570,7 +856,10 @@ class Gen:
         load (forward, g: exact, |g| <= 1).  pw: the first pass multiplies
         each loaded vector by the one at the same slot from w+pw (the
         pointwise Montgomery product, fused)."""
-        layers = (plan() if self.W == 256 else plan512()).layers
+        if self.W == 256:
+            self.transform256(pr, src, dst, bnd, inverse, pw)
+            return
+        layers = plan512().layers
         order = list(reversed(layers)) if inverse else layers
         cur = src
         i = 0
@@ -601,6 +890,152 @@ class Gen:
             cur = dst
             i += len(grp)
 
+    # width 256: four memory passes per transform (plan256): the radix-3
+    # layer with the first two radix-2 layers (12 vectors), the last three
+    # y-layers with H (8 rows), P with three x-layers (E or O), the last x-layer
+    PASSES256 = ((0, 1, 2), (3, 4, 5, 6), (7, 8, 9, 10), (11,))
+
+    def transform256(self, pr: Prime, src: int, dst: int, bnd: dict[int, int], inverse: bool,
+                     pw: int | None, sel: slice = slice(None)) -> None:
+        """the passes sel (of the forward's or the inverse's order)"""
+        layers = plan256().layers
+        P256 = self.PASSES256
+        passes = [tuple(reversed(g)) for g in reversed(P256)] if inverse else list(P256)
+        cur = src
+        for g in passes[sel]:
+            # the pass with the y-stage's last layer has 7 different
+            # uniform twiddles per unit: broadcast 32-bit entries
+            self.bcast = 5 in g
+            self.fused_pass(pr, cur, dst, [layers[i] for i in g], bnd, inverse, pw)
+            self.bcast = False
+            pw = None
+            cur = dst
+
+    def fused_pass(self, pr: Prime, src: int, dst: int, grp: list[list[tuple]], bnd: dict[int, int],
+                   inverse: bool, pw: int | None, post: tuple | None = None) -> None:
+        """one memory pass over units closed under the layers of grp
+        (r3, r2, th, tp operations); a slot is loaded before its first
+        use (known zeros are not), every slot stored at the end.  Each unit
+        tracks its own bounds (so its own Barrett reductions); the units are
+        independent (disjoint slots), so identical ones are grouped to roll
+        into loops.  post: see fused_units."""
+        self.fused_units(pr, src, dst, grp, bnd, inverse, pw, post)
+        first: dict[tuple, int] = {}
+        for u in self.units:
+            first.setdefault(u[0], len(first))
+        self.units.sort(key=lambda u: first[u[0]])
+        self.flush()
+
+    def fused_units(self, pr: Prime, src: int, dst: int, grp: list[list[tuple]], bnd: dict[int, int],
+                    inverse: bool, pw: int | None, post: tuple | None = None) -> None:
+        """the units of fused_pass (post = (G, layers, bounds): after grp,
+        G's vectors at w + G go through grp too, the pointwise product,
+        then the inverse's layers)"""
+        parent: dict[int, int] = {}
+
+        def find(x: int) -> int:
+            while parent.setdefault(x, x) != x:
+                x = parent[x]
+            return x
+
+        def slots_of(op: tuple) -> tuple:
+            return op[1] if op[0] in ("th", "tp") else (op[1:4] if op[0] == "r3" else op[1:3])
+        for lay in grp:
+            for op in lay:
+                ss = slots_of(op)
+                for x in ss[1:]:
+                    parent[find(x)] = find(ss[0])
+        groups: dict[int, list[int]] = {}
+        for sl in sorted(parent):
+            groups.setdefault(find(sl), []).append(sl)
+        for slots in sorted(groups.values()):
+            assert len(slots) <= 12
+            self.unit_begin(min(src, dst) + self.VB * min(slots))
+            e = self.e
+            regs = {sl: f"v{k}" for k, sl in enumerate(slots)}
+            ss = set(slots)
+            live: set[int] = set()
+
+            def need(sls) -> None:
+                for sl in sls:
+                    if sl in live:
+                        continue
+                    live.add(sl)
+                    if bnd[sl]:
+                        self.load(regs[sl], src, sl, bnd, None)
+                        if pw is not None:
+                            self.pointwise(pr, regs[sl], pw + self.VB * sl)
+                            bnd[sl] = pr.mont2(bnd[sl], bnd[sl])
+                            assert bnd[sl] <= LIM
+            def run(grp: list[list[tuple]], inverse: bool, lioff: int) -> None:
+                for li, lay in enumerate(grp):
+                    for op in lay:
+                        sl = slots_of(op)
+                        if sl[0] not in ss:
+                            continue
+                        if op[0] == "r3":
+                            need([x for x in sl if bnd[x]])
+                            for x in sl:
+                                live.add(x)
+                            if inverse:
+                                self.r3_inv(pr, regs, bnd, *op[1:5])
+                            else:
+                                self.r3_fwd(pr, regs, bnd, *op[1:5])
+                        elif op[0] == "r2":
+                            if inverse or bnd[op[2]]:
+                                need(sl)
+                            else:
+                                need(sl[:1])
+                                live.add(sl[1])
+                            self.butterfly(pr, regs, bnd, op[1], op[2], op[3], inverse, lioff + li)
+                        else:
+                            need(sl)
+                            self.half_transpose(regs, bnd, op, inverse)
+            run(grp, inverse, 0)
+            if post is not None:
+                # G (at w + post[0], bounds post[2]) through the same layers,
+                # the pointwise product, then the inverse's layers post[1]
+                # (their twiddle keys apart)
+                regg = {sl: f"v{len(slots) + k}" for k, sl in enumerate(slots)}
+                bg = {sl: post[2][sl] for sl in slots}
+                for sl in slots:
+                    assert bg[sl]
+                    self.load(regg[sl], post[0], sl, bg, None)
+                for li, lay in enumerate(grp):
+                    for op in lay:
+                        if op[0] == "r2" and op[1] in ss:
+                            self.butterfly(pr, regg, bg, op[1], op[2], op[3], False, li)
+                        else:
+                            assert op[1] not in ss or op[0] == "r2"
+                for sl in slots:
+                    assert sl in live and bnd[sl]
+                    self.pointwise(pr, regs[sl], None, regg[sl])
+                    bnd[sl] = pr.mont2(bnd[sl], bg[sl])
+                    assert bnd[sl] <= LIM
+                run(post[1], True, len(grp))
+            for sl in slots:
+                assert sl in live
+                e(f"{self.at(dst + self.VB * sl)} = {regs[sl]}")
+            self.unit_end()
+
+    def half_transpose(self, regs: dict[int, str], bnd: dict[int, int], op: tuple, inverse: bool) -> None:
+        e = self.e
+        mlo = self.const(tuple(65535 if l % 2 == 0 else 0 for l in range(self.L)))
+        mhi = self.const(tuple(0 if l % 2 == 0 else 65535 for l in range(self.L)))
+        st, ins, outs = half_steps(op[0], inverse)
+        for nm, sl in zip(ins, op[1]):
+            e(f"{nm} = {regs[sl]}")
+        for d, o, a, b, imm in st:
+            if o == "shuf32":
+                e(f"{d} = shuffle32({a}, {imm:#x})")
+            else:
+                self.transpose_steps_emit([(d, o, a, b, imm), None], mlo, mhi, [])
+        for nm, sl in zip(outs, op[1]):
+            e(f"{regs[sl]} = {nm}")
+        bmax = max(bnd[sl] for sl in op[1])
+        for sl in op[1]:
+            bnd[sl] = bmax
+
     def load(self, reg: str, base: int, slot: int, bnd: dict[int, int], scale: int | None) -> None:
         e = self.e
         e(f"{reg} = {self.at(base + self.VB * slot)}")
@@ -613,7 +1048,7 @@ class Gen:
             while b[s1] + b[s2] > LIM:
                 big = s1 if b[s1] >= b[s2] else s2
                 assert b[big] > pr.rb, "cannot reduce further"
-                b[big] = self.barrett(regs[big], "tt", pr)
+                b[big] = self.reduce(regs[big], "tt", pr, b[big])
 
     def butterfly(self, pr: Prime, regs: dict[int, str], b: dict[int, int], lo: int, hi: int,
                   es: tuple[int, ...], inverse: bool, layer: int = -1, special: bool = True) -> None:
@@ -628,7 +1063,7 @@ class Gen:
         ws = tuple(pr.w(x) for x in es)
         one = special and all(x == 0 for x in es)
         neg = special and all(x == NTT_N // 2 for x in es)
-        wmax = max(abs(v) for v in ws)
+        wmax = wmax_all(es) if pr.wall else max(abs(v) for v in ws)
         if not inverse:
             if b[hi] == 0:
                 e(f"{rh} = {rl}")
@@ -644,7 +1079,7 @@ class Gen:
                 src = "tm"
             while b[lo] + tb > LIM:
                 assert b[lo] > pr.rb
-                b[lo] = self.barrett(rl, "tt", pr)
+                b[lo] = self.reduce(rl, "tt", pr, b[lo])
             a, s = ("-", "+") if neg else ("+", "-")
             if src == rh:
                 e(f"{self.x} tm = {rl} {s} {rh}")
@@ -744,13 +1179,15 @@ class Gen:
             self.unit_end()
         self.flush()
 
-    def pointwise(self, pr: Prime, r: str, off: int) -> None:
+    def pointwise(self, pr: Prime, r: str, off: int | None, other: str | None = None) -> None:
         """r = r * mem256[w+off] / 2^16 mod P (Montgomery, both variables;
-        the other operand has the same bound as r)"""
+        the caller bounds the product)"""
         e = self.e
-        e(f"tt = {self.at(off)}")
-        e(f"{self.x} tm = {r} * tt")
-        e(f"{self.x} {r} = mulhi({r}, tt)")
+        tt = other or "tt"
+        if other is None:
+            e(f"tt = {self.at(off)}")
+        e(f"{self.x} tm = {r} * {tt}")
+        e(f"{self.x} {r} = mulhi({r}, {tt})")
         e(f"{self.x} tm = tm * {self.pc(pr, 'pinv')}")
         e(f"{self.x} tm = mulhi(tm, rp)")
         e(f"{self.x} {r} = {r} - tm")
@@ -774,6 +1211,11 @@ class Gen:
             self.unit_end()
         self.flush()
 
+    def r3key(self, eo: int) -> tuple | None:
+        """width 256: the radix-3 twiddle is one table entry per unit (the
+        fused pass has four radix-3 operations per unit)"""
+        return ("r3", eo) if self.W == 256 else None
+
     def r3_fwd(self, pr: Prime, regs, bnd, a: int, b: int, c: int, eo: int) -> None:
         """(A, B, C) -> (A + B + C, A + wB - C - wC, A - B - wB + wC), w = psi^eo"""
         e = self.e
@@ -786,10 +1228,10 @@ class Gen:
             e(f"{rc} = {ra}")
             bnd[b] = bnd[c] = Ba
             return
-        wb = pr.mont_bound(Bb, abs(w[0]))
-        wc = pr.mont_bound(Bc, abs(w[0])) if Bc else 0
-        self.montc("tm", rb, w, "tt", pr)          # tm = wB
+        wb = pr.mont_bound(Bb, wmax_all(eo) if pr.wall else abs(w[0]))
+        wc = pr.mont_bound(Bc, wmax_all(eo) if pr.wall else abs(w[0])) if Bc else 0
         if Bc == 0:
+            self.montc("tm", rb, w, "tt", pr, self.r3key(eo))      # tm = wB
             # r0 = A + B, r1 = A + wB, r2 = A - B - wB
             b0, b1, b2 = Ba + Bb, Ba + wb, Ba + Bb + wb
             assert max(b0, b1, b2) <= LIM
@@ -798,12 +1240,39 @@ class Gen:
             e(f"{self.x} {rb} = {ra} + {rb}")
             e(f"{self.x} {ra} = {ra} + tm")
             # slots: a <- r0, b <- r1, c <- r2
+            if self.W == 256:
+                # (width 256: the unit's slot registers are exchanged, no copies)
+                regs[a], regs[b] = rb, ra
+                bnd[a], bnd[b], bnd[c] = b0, b1, b2
+                return
             e(f"tm = {ra}")
             e(f"{ra} = {rb}")
             e(f"{rb} = tm")
             bnd[a], bnd[b], bnd[c] = b0, b1, b2
             return
-        self.montc("tw2", rc, w, "tt", pr)         # tw2 = wC
+        if self.W == 256:
+            # one multiplication: r1 = A - C + w(B - C), r2 = A - B - w(B - C)
+            self.ensure(pr, regs, bnd, [(b, c)])
+            Bb, Bc = bnd[b], bnd[c]
+            wd = pr.mont_bound(Bb + Bc, wmax_all(eo) if pr.wall else abs(w[0]))
+            b0, b1, b2 = Ba + Bb + Bc, Ba + Bc + wd, Ba + Bb + wd
+            while max(b0, b1, b2) > LIM:
+                assert Ba > pr.rb
+                Ba = bnd[a] = self.reduce(ra, "tt", pr, Ba)
+                b0, b1, b2 = Ba + Bb + Bc, Ba + Bc + wd, Ba + Bb + wd
+            e(f"{self.x} tw2 = {rb} - {rc}")
+            self.montc("tm", "tw2", w, "tt", pr, self.r3key(eo))     # tm = w(B - C)
+            e(f"{self.x} tw2 = {rb} + {rc}")
+            e(f"{self.x} {rb} = {ra} - {rb}")
+            e(f"{self.x} {rc} = {ra} - {rc}")
+            e(f"{self.x} {ra} = {ra} + tw2")         # r0
+            e(f"{self.x} {rb} = {rb} - tm")          # r2
+            e(f"{self.x} {rc} = {rc} + tm")          # r1
+            regs[b], regs[c] = rc, rb                # (no copies)
+            bnd[a], bnd[b], bnd[c] = b0, b1, b2
+            return
+        self.montc("tm", rb, w, "tt", pr, self.r3key(eo))          # tm = wB
+        self.montc("tw2", rc, w, "tt", pr, self.r3key(eo))         # tw2 = wC
         b0, b1, b2 = Ba + Bb + Bc, Ba + wb + Bc + wc, Ba + Bb + wb + wc
         assert max(b0, b1, b2) <= LIM
         e(f"{self.x} tt = {ra} + {rb}")
@@ -824,6 +1293,31 @@ class Gen:
         e = self.e
         ra, rb, rc = regs[a], regs[b], regs[c]
         w = (pr.w(eo),) * self.L
+        if self.W == 256:
+            # one multiplication: 3B = r0 - r1 + w(r2 - r1), 3C = r0 - r2 - w(r2 - r1)
+            self.ensure(pr, regs, bnd, [(b, c)])
+            wd = pr.mont_bound(bnd[b] + bnd[c], wmax_all(eo) if pr.wall else abs(w[0]))
+            # the outputs go to the CRT, which needs |x1| + |x2| <= LIM: at
+            # most LIM - rb leaves it one Barrett reduction (of x1) to do
+            lim = LIM - pr.rb
+            while True:
+                sums = [bnd[a] + bnd[b] + bnd[c], bnd[a] + bnd[b] + wd, bnd[a] + bnd[c] + wd]
+                if max(sums) <= lim:
+                    break
+                big = max((a, b, c), key=lambda z: bnd[z])
+                assert bnd[big] > pr.rb
+                bnd[big] = self.reduce(regs[big], "tt", pr, bnd[big])
+                wd = pr.mont_bound(bnd[b] + bnd[c], wmax_all(eo) if pr.wall else abs(w[0]))
+            e(f"{self.x} tw2 = {rc} - {rb}")
+            self.montc("tm", "tw2", w, "tt", pr, self.r3key(eo))     # w(r2 - r1)
+            e(f"{self.x} tw2 = {rb} + {rc}")
+            e(f"{self.x} {rb} = {ra} - {rb}")
+            e(f"{self.x} {rc} = {ra} - {rc}")
+            e(f"{self.x} {ra} = {ra} + tw2")         # 3A
+            e(f"{self.x} {rb} = {rb} + tm")          # 3B
+            e(f"{self.x} {rc} = {rc} - tm")          # 3C
+            bnd[a], bnd[b], bnd[c] = sums
+            return
         while True:
             wb = pr.mont_bound(bnd[b], abs(w[0]))
             wc = pr.mont_bound(bnd[c], abs(w[0]))
@@ -833,8 +1327,8 @@ class Gen:
             big = max((a, b, c), key=lambda z: bnd[z])
             assert bnd[big] > pr.rb
             bnd[big] = self.barrett(regs[big], "tt", pr)
-        self.montc("tm", rb, w, "tt", pr)          # w r1
-        self.montc("tw2", rc, w, "tt", pr)         # w r2
+        self.montc("tm", rb, w, "tt", pr, self.r3key(eo))          # w r1
+        self.montc("tw2", rc, w, "tt", pr, self.r3key(eo))         # w r2
         e(f"{self.x} tt = {ra} + {rb}")
         e(f"{self.x} tt = tt + {rc}")            # 3A
         e(f"{self.x} {rb} = {ra} - {rb}")
@@ -974,7 +1468,7 @@ class Gen:
             qb = nt.Q(e.isa)
             qb.labels = body.labels
             self.e, self.table, self.tseen = qb, [], {}
-            bf = self.prime_body(dataclasses.replace(pr, uP=uP, ured=ured), lay, nv)
+            bf = self.prime_body(dataclasses.replace(pr, uP=uP, ured=ured, wall=self.W == 256), lay, nv)
             bodies.append((qb, self.table, bf))
         self.kp, self.wbase, self.wreg = False, "w", "w"
         self.e = body
@@ -1025,7 +1519,7 @@ class Gen:
             hdr("cpu avx512bw avx512vl")
         hdr("int64 out in k c w wb wp kp tbase pa pb pc qa qb qc qd i0 i1 i2 i3 t0 t1 dp tp")
         if self.W == 256:
-            hdr("reg256 z0 x0 x1 x2 x3 x4 x5 x6 x7 rp tw tm tt tw2 " + " ".join(f"v{k}" for k in range(8)))
+            hdr("reg256 z0 x0 x1 x2 x3 x4 x5 x6 x7 rp tw tm tt tw2 wb1 wb2 " + " ".join(f"v{k}" for k in range(12)))
             hdr("reg256 " + " ".join(self.tnames()))
         else:
             hdr("reg256 z0 x0 x1 x2 x3 x4 x5 x6 x7 c0 c1 c2 ct crp")
@@ -1075,7 +1569,9 @@ class Gen:
         self.zero_halves(GP, nv)
         self.L = self.TL
         # f (|f| <= fmax) and g K share the loop: the larger bound
-        bf = {s: (max(self.c.fmax, (max(pr.P, pr.uP) - 1) // 2) if s < nv else 0) for s in range(V)}
+        # (width 256: |g K| = |K| exactly, the larger |K| of the two primes)
+        kmax = max(abs(make_prime(P).K) for P in PRIMES) if self.W == 256 else (max(pr.P, pr.uP) - 1) // 2
+        bf = {s: (max(self.c.fmax, kmax) if s < nv else 0) for s in range(V)}
         if self.W == 512:
             bz = {}
             for s, b in bf.items():
@@ -1089,13 +1585,28 @@ class Gen:
         lfg = e2.label("ntfg")
         e2(f"{lfg}:")
         self.wreg = "wb"
-        self.transform(pr, FQ, F, bf, False)
+        fuse = self.W == 256
+        if fuse:
+            # width 256: the last forward pass (one x-layer) of F and G
+            # fused with the pointwise product and the inverse's first pass
+            # (the same layer): two memory passes less
+            self.transform256(pr, FQ, F, bf, False, None, slice(0, -1))
+        else:
+            self.transform(pr, FQ, F, bf, False)
         self.wreg = "wp"
         e2 = self.e
         e2(f"wb = wb + {D}")
         e2("i2 = i2 - 1")
         e2("=? i2 - 0")
         e2(f"goto {lfg} if !=")
+        if fuse:
+            layers = plan256().layers
+            last = [[layers[i] for i in self.PASSES256[-1]]][0]
+            assert self.PASSES256[-1] == (11,)
+            self.fused_pass(pr, F, F, last, bf, False, None, post=(G, last, dict(bf)))
+            self.transform256(pr, F, F, bf, True, None, slice(1, None))
+            self.L = 16
+            return bf
         # the pointwise Montgomery products (both operands int16) are
         # fused into the inverse's first pass (the same bound for F and G)
         self.transform(pr, F, F, bf, True, pw=G)
@@ -1141,6 +1652,9 @@ class Gen:
             assert (z - c1 * u) % q == 0
             zmax = max(zmax, abs(z))
         assert c.fmax + zmax <= LIM
+        # width 256: x1 (|x1| <= b1) is not reduced mod q first when
+        # x1 + (P1 mod q) u mod q fits int16 (the final Barrett takes any int16)
+        skipq = self.W == 256 and b1 + zmax <= LIM
         # the fold adds three values |.| <= fmax; the final Barrett freezes
         bt = (q, c.bv, c.bs, 16)
         for x in range(-3 * c.fmax, 3 * c.fmax + 1):
@@ -1172,7 +1686,8 @@ class Gen:
             e(f"16x {v1} = mulhi({v1}, x4)")
             e(f"16x {v2} = mulhi({v2}, {rp})")
             e(f"16x {v1} = {v1} - {v2}")       # u
-            kn.barrett(e, v0, tt)              # x1 mod q, |.| <= fmax
+            if not skipq:
+                kn.barrett(e, v0, tt)          # x1 mod q, |.| <= fmax
             e(f"16x {v2} = {v1} * {self.m(self.const(c1))}")
             e(f"16x {v1} = mulhi({v1}, x5)")
             e(f"16x {v1} = {v1} * x7")
