@@ -409,7 +409,6 @@ class Gen512(Gen):
         m, h = self.m, self.h
         for i in range(h):
             mask = "CME" if i + h < m else "CMQ0"
-            self(f"F{i} = mem512[vp + {64 * i}]")
             self(f"X = shuffle128(A{i}, A{i}, 0xb1)")
             self(f"X = ternlog(X, A{i}, mem512[{mask}], {hex(TERN_XORAND)})")
             self("IY = mem512[CIY]")
@@ -420,7 +419,6 @@ class Gen512(Gen):
             self("8x Y = Y << 63")
             self(f"8x F{i} = F{i} >> 1")
             self(f"F{i} = ternlog(F{i}, Y, X, {hex(TERN_OR3)})")
-            self(f"mem512[vp + {64 * i}] = F{i}")
 
     def iteration(self) -> None:
         m, h = self.m, self.h
@@ -433,9 +431,7 @@ class Gen512(Gen):
         self("u >>= 3")
         self("g += u")
         self("g += zp")
-        for i in range(h):
-            self(f"F{i} = mem512[vp + {64 * i}]")
-        self("# P = V * S_N, the window broadcast to both halves")
+        self("# P = V * S_N, the window broadcast to both halves (V: the pairs F_i, in registers)")
 
         def win(j: int) -> str:
             self(f"2x X = mem256[g + {64 * j}]")
@@ -514,11 +510,15 @@ class Gen512(Gen):
         self.copies()
         self("L = 0")
         self("n = 0")
+        for i in range(h):
+            self(f"F{i} = mem512[vp + {64 * i}]")
         self("loop:")
         self.iteration()
         self("  n += 1")
         self(f"  =? n - {2 * t}")
         self("goto loop if !=")
+        for i in range(h):
+            self(f"mem512[vp + {64 * i}] = F{i}")
         self("# f: the C quarters (plane b: quarter 0 or 2 of P_(b % h))")
         for b in range(m):
             off = 64 * (b % h) + 32 * (b // h)

@@ -4641,321 +4641,325 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 ; n = 0
 %line 1624+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r9, 0
+; F0 = mem512[vp + 0]
+%line 1625+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vmovdqu64 zmm1, [rax]
+; F1 = mem512[vp + 64]
+%line 1626+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vmovdqu64 zmm2, [rax + 64]
+; F2 = mem512[vp + 128]
+%line 1627+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vmovdqu64 zmm3, [rax + 128]
+; F3 = mem512[vp + 192]
+%line 1628+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vmovdqu64 zmm4, [rax + 192]
+; F4 = mem512[vp + 256]
+%line 1629+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vmovdqu64 zmm5, [rax + 256]
+; F5 = mem512[vp + 320]
+%line 1630+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vmovdqu64 zmm6, [rax + 320]
 	mov rsi, r11
-	vmovdqa64 zmm8, zmm0
+	vmovdqa64 zmm7, zmm0
 	mov r11, r8
 	mov rcx, r9
+	vmovdqa64 zmm8, zmm1
+	vmovdqa64 zmm9, zmm2
+	vmovdqa64 zmm10, zmm3
+	vmovdqa64 zmm11, zmm4
 align 32
 .Lloop:
 ; g = n
-%line 1627+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 1633+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r8, rcx
 ; g &= 7
-%line 1628+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 1634+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	and r8, 7
 ; g = g * 768
-%line 1629+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 1635+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	imul r9, r8, 768
 ; u = n
-%line 1630+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 1636+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r8, rcx
 ; u >>= 3
-%line 1631+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 1637+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 3
 ; g += u
-%line 1632+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 1638+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	add r9, r8
 ; g += zp
-%line 1633+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	add r9, rdi
-; F0 = mem512[vp + 0]
-%line 1634+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm7, [rax]
-; F1 = mem512[vp + 64]
-%line 1635+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm6, [rax + 64]
-; F2 = mem512[vp + 128]
-%line 1636+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm5, [rax + 128]
-; F3 = mem512[vp + 192]
-%line 1637+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm11, [rax + 192]
-; F4 = mem512[vp + 256]
-%line 1638+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm10, [rax + 256]
-; F5 = mem512[vp + 320]
 %line 1639+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm9, [rax + 320]
+	add r9, rdi
 ; 2x X = mem256[g + 0]
 %line 1641+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vbroadcasti64x4 zmm0, [r9]
 ; A0 = F0 & X
 %line 1642+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm14, zmm7, zmm0
+	vpandd zmm14, zmm8, zmm0
 ; A1 = F1 & X
 %line 1643+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm18, zmm6, zmm0
+	vpandd zmm18, zmm9, zmm0
 ; A2 = F2 & X
 %line 1644+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm17, zmm5, zmm0
+	vpandd zmm17, zmm10, zmm0
 ; A3 = F3 & X
 %line 1645+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpandd zmm15, zmm11, zmm0
 ; A4 = F4 & X
 %line 1646+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm16, zmm10, zmm0
+	vpandd zmm16, zmm5, zmm0
 ; A5 = F5 & X
 %line 1647+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm19, zmm9, zmm0
+	vpandd zmm19, zmm6, zmm0
 ; 2x X = mem256[g + 64]
 %line 1648+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vbroadcasti64x4 zmm0, [r9 + 64]
 ; A1 = ternlog(A1, F0, X, 0x78)
 %line 1649+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm7, zmm0, 120
+	vpternlogd zmm18, zmm8, zmm0, 120
 ; A2 = ternlog(A2, F1, X, 0x78)
 %line 1650+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm6, zmm0, 120
+	vpternlogd zmm17, zmm9, zmm0, 120
 ; A3 = ternlog(A3, F2, X, 0x78)
 %line 1651+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm15, zmm5, zmm0, 120
+	vpternlogd zmm15, zmm10, zmm0, 120
 ; A4 = ternlog(A4, F3, X, 0x78)
 %line 1652+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm16, zmm11, zmm0, 120
 ; A5 = ternlog(A5, F4, X, 0x78)
 %line 1653+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm10, zmm0, 120
+	vpternlogd zmm19, zmm5, zmm0, 120
 ; A6 = F5 & X
 %line 1654+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm4, zmm9, zmm0
+	vpandd zmm4, zmm6, zmm0
 ; 2x X = mem256[g + 128]
 %line 1655+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vbroadcasti64x4 zmm0, [r9 + 128]
 ; A2 = ternlog(A2, F0, X, 0x78)
 %line 1656+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm7, zmm0, 120
+	vpternlogd zmm17, zmm8, zmm0, 120
 ; A3 = ternlog(A3, F1, X, 0x78)
 %line 1657+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm15, zmm6, zmm0, 120
+	vpternlogd zmm15, zmm9, zmm0, 120
 ; A4 = ternlog(A4, F2, X, 0x78)
 %line 1658+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm5, zmm0, 120
+	vpternlogd zmm16, zmm10, zmm0, 120
 ; A5 = ternlog(A5, F3, X, 0x78)
 %line 1659+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm19, zmm11, zmm0, 120
 ; A6 = ternlog(A6, F4, X, 0x78)
 %line 1660+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm10, zmm0, 120
+	vpternlogd zmm4, zmm5, zmm0, 120
 ; A7 = F5 & X
 %line 1661+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm3, zmm9, zmm0
+	vpandd zmm3, zmm6, zmm0
 ; 2x X = mem256[g + 192]
 %line 1662+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vbroadcasti64x4 zmm0, [r9 + 192]
 ; A3 = ternlog(A3, F0, X, 0x78)
 %line 1663+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm15, zmm7, zmm0, 120
+	vpternlogd zmm15, zmm8, zmm0, 120
 ; A4 = ternlog(A4, F1, X, 0x78)
 %line 1664+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm6, zmm0, 120
+	vpternlogd zmm16, zmm9, zmm0, 120
 ; A5 = ternlog(A5, F2, X, 0x78)
 %line 1665+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm5, zmm0, 120
+	vpternlogd zmm19, zmm10, zmm0, 120
 ; A6 = ternlog(A6, F3, X, 0x78)
 %line 1666+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm4, zmm11, zmm0, 120
 ; A7 = ternlog(A7, F4, X, 0x78)
 %line 1667+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm10, zmm0, 120
+	vpternlogd zmm3, zmm5, zmm0, 120
 ; A8 = F5 & X
 %line 1668+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm25, zmm9, zmm0
+	vpandd zmm25, zmm6, zmm0
 ; 2x X = mem256[g + 256]
 %line 1669+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vbroadcasti64x4 zmm0, [r9 + 256]
 ; A4 = ternlog(A4, F0, X, 0x78)
 %line 1670+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm7, zmm0, 120
+	vpternlogd zmm16, zmm8, zmm0, 120
 ; A5 = ternlog(A5, F1, X, 0x78)
 %line 1671+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm6, zmm0, 120
+	vpternlogd zmm19, zmm9, zmm0, 120
 ; A6 = ternlog(A6, F2, X, 0x78)
 %line 1672+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm5, zmm0, 120
+	vpternlogd zmm4, zmm10, zmm0, 120
 ; A7 = ternlog(A7, F3, X, 0x78)
 %line 1673+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm3, zmm11, zmm0, 120
 ; A8 = ternlog(A8, F4, X, 0x78)
 %line 1674+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm25, zmm10, zmm0, 120
+	vpternlogd zmm25, zmm5, zmm0, 120
 ; A9 = F5 & X
 %line 1675+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm2, zmm9, zmm0
+	vpandd zmm2, zmm6, zmm0
 ; 2x X = mem256[g + 320]
 %line 1676+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vbroadcasti64x4 zmm0, [r9 + 320]
 ; A5 = ternlog(A5, F0, X, 0x78)
 %line 1677+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm7, zmm0, 120
+	vpternlogd zmm19, zmm8, zmm0, 120
 ; A6 = ternlog(A6, F1, X, 0x78)
 %line 1678+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm6, zmm0, 120
+	vpternlogd zmm4, zmm9, zmm0, 120
 ; A7 = ternlog(A7, F2, X, 0x78)
 %line 1679+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm5, zmm0, 120
+	vpternlogd zmm3, zmm10, zmm0, 120
 ; A8 = ternlog(A8, F3, X, 0x78)
 %line 1680+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm25, zmm11, zmm0, 120
 ; A9 = ternlog(A9, F4, X, 0x78)
 %line 1681+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm10, zmm0, 120
+	vpternlogd zmm2, zmm5, zmm0, 120
 ; A10 = F5 & X
 %line 1682+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm12, zmm9, zmm0
+	vpandd zmm12, zmm6, zmm0
 ; 2x X = mem256[g + 384]
 %line 1683+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vbroadcasti64x4 zmm0, [r9 + 384]
 ; A6 = ternlog(A6, F0, X, 0x78)
 %line 1684+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm7, zmm0, 120
+	vpternlogd zmm4, zmm8, zmm0, 120
 ; A7 = ternlog(A7, F1, X, 0x78)
 %line 1685+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm6, zmm0, 120
+	vpternlogd zmm3, zmm9, zmm0, 120
 ; A8 = ternlog(A8, F2, X, 0x78)
 %line 1686+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm25, zmm5, zmm0, 120
+	vpternlogd zmm25, zmm10, zmm0, 120
 ; A9 = ternlog(A9, F3, X, 0x78)
 %line 1687+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm2, zmm11, zmm0, 120
 ; A10 = ternlog(A10, F4, X, 0x78)
 %line 1688+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm12, zmm10, zmm0, 120
+	vpternlogd zmm12, zmm5, zmm0, 120
 ; A11 = F5 & X
 %line 1689+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm0, zmm9, zmm0
+	vpandd zmm0, zmm6, zmm0
 ; 2x X = mem256[g + 448]
 %line 1690+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vbroadcasti64x4 zmm1, [r9 + 448]
 ; A7 = ternlog(A7, F0, X, 0x78)
 %line 1691+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm7, zmm1, 120
+	vpternlogd zmm3, zmm8, zmm1, 120
 ; A8 = ternlog(A8, F1, X, 0x78)
 %line 1692+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm25, zmm6, zmm1, 120
+	vpternlogd zmm25, zmm9, zmm1, 120
 ; A9 = ternlog(A9, F2, X, 0x78)
 %line 1693+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm5, zmm1, 120
+	vpternlogd zmm2, zmm10, zmm1, 120
 ; A10 = ternlog(A10, F3, X, 0x78)
 %line 1694+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm12, zmm11, zmm1, 120
 ; A11 = ternlog(A11, F4, X, 0x78)
 %line 1695+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm10, zmm1, 120
+	vpternlogd zmm0, zmm5, zmm1, 120
 ; A12 = F5 & X
 %line 1696+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm24, zmm9, zmm1
+	vpandd zmm24, zmm6, zmm1
 ; 2x X = mem256[g + 512]
 %line 1697+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vbroadcasti64x4 zmm1, [r9 + 512]
 ; A8 = ternlog(A8, F0, X, 0x78)
 %line 1698+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm25, zmm7, zmm1, 120
+	vpternlogd zmm25, zmm8, zmm1, 120
 ; A9 = ternlog(A9, F1, X, 0x78)
 %line 1699+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm6, zmm1, 120
+	vpternlogd zmm2, zmm9, zmm1, 120
 ; A10 = ternlog(A10, F2, X, 0x78)
 %line 1700+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm12, zmm5, zmm1, 120
+	vpternlogd zmm12, zmm10, zmm1, 120
 ; A11 = ternlog(A11, F3, X, 0x78)
 %line 1701+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm0, zmm11, zmm1, 120
 ; A12 = ternlog(A12, F4, X, 0x78)
 %line 1702+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm24, zmm10, zmm1, 120
+	vpternlogd zmm24, zmm5, zmm1, 120
 ; A13 = F5 & X
 %line 1703+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm21, zmm9, zmm1
+	vpandd zmm21, zmm6, zmm1
 ; 2x X = mem256[g + 576]
 %line 1704+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vbroadcasti64x4 zmm1, [r9 + 576]
 ; A9 = ternlog(A9, F0, X, 0x78)
 %line 1705+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm7, zmm1, 120
+	vpternlogd zmm2, zmm8, zmm1, 120
 ; A10 = ternlog(A10, F1, X, 0x78)
 %line 1706+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm12, zmm6, zmm1, 120
+	vpternlogd zmm12, zmm9, zmm1, 120
 ; A11 = ternlog(A11, F2, X, 0x78)
 %line 1707+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm5, zmm1, 120
+	vpternlogd zmm0, zmm10, zmm1, 120
 ; A12 = ternlog(A12, F3, X, 0x78)
 %line 1708+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm24, zmm11, zmm1, 120
 ; A13 = ternlog(A13, F4, X, 0x78)
 %line 1709+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm10, zmm1, 120
+	vpternlogd zmm21, zmm5, zmm1, 120
 ; A14 = F5 & X
 %line 1710+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm22, zmm9, zmm1
+	vpandd zmm22, zmm6, zmm1
 ; 2x X = mem256[g + 640]
 %line 1711+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vbroadcasti64x4 zmm1, [r9 + 640]
 ; A10 = ternlog(A10, F0, X, 0x78)
 %line 1712+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm12, zmm7, zmm1, 120
+	vpternlogd zmm12, zmm8, zmm1, 120
 ; A11 = ternlog(A11, F1, X, 0x78)
 %line 1713+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm6, zmm1, 120
+	vpternlogd zmm0, zmm9, zmm1, 120
 ; A12 = ternlog(A12, F2, X, 0x78)
 %line 1714+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm24, zmm5, zmm1, 120
+	vpternlogd zmm24, zmm10, zmm1, 120
 ; A13 = ternlog(A13, F3, X, 0x78)
 %line 1715+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm21, zmm11, zmm1, 120
 ; A14 = ternlog(A14, F4, X, 0x78)
 %line 1716+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm10, zmm1, 120
+	vpternlogd zmm22, zmm5, zmm1, 120
 ; A15 = F5 & X
 %line 1717+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm20, zmm9, zmm1
+	vpandd zmm20, zmm6, zmm1
 ; 2x X = mem256[g + 704]
 %line 1718+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vbroadcasti64x4 zmm1, [r9 + 704]
 ; A11 = ternlog(A11, F0, X, 0x78)
 %line 1719+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm7, zmm1, 120
+	vpternlogd zmm0, zmm8, zmm1, 120
 ; A12 = ternlog(A12, F1, X, 0x78)
 %line 1720+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm24, zmm6, zmm1, 120
+	vpternlogd zmm24, zmm9, zmm1, 120
 ; A13 = ternlog(A13, F2, X, 0x78)
 %line 1721+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm5, zmm1, 120
+	vpternlogd zmm21, zmm10, zmm1, 120
 ; A14 = ternlog(A14, F3, X, 0x78)
 %line 1722+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm22, zmm11, zmm1, 120
 ; A15 = ternlog(A15, F4, X, 0x78)
 %line 1723+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm10, zmm1, 120
+	vpternlogd zmm20, zmm5, zmm1, 120
 ; A16 = F5 & X
 %line 1724+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm13, zmm9, zmm1
+	vpandd zmm13, zmm6, zmm1
 ; T0 = shuffle128(A11, A11, 0x4e)
 %line 1725+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vshufi32x4 zmm23, zmm0, zmm0, 78
 ; T1 = shuffle128(A11, ZERO, 0x0e)
 %line 1726+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm0, zmm8, 14
+	vshufi32x4 zmm0, zmm0, zmm7, 14
 ; T2 = shuffle128(A10, A10, 0x4e)
 %line 1727+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vshufi32x4 zmm26, zmm12, zmm12, 78
 ; T3 = shuffle128(A10, ZERO, 0x0e)
 %line 1728+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm12, zmm8, 14
+	vshufi32x4 zmm1, zmm12, zmm7, 14
 ; T4 = shuffle128(A9, A9, 0x4e)
 %line 1729+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vshufi32x4 zmm12, zmm2, zmm2, 78
 ; T5 = shuffle128(A9, ZERO, 0x0e)
 %line 1730+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm2, zmm2, zmm8, 14
+	vshufi32x4 zmm2, zmm2, zmm7, 14
 ; A8 = A8 ^ T1
 %line 1731+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpxord zmm25, zmm25, zmm0
@@ -4964,7 +4968,7 @@ align 32
 	vshufi32x4 zmm27, zmm25, zmm25, 78
 ; T7 = shuffle128(A8, ZERO, 0x0e)
 %line 1733+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm25, zmm8, 14
+	vshufi32x4 zmm0, zmm25, zmm7, 14
 ; A7 = ternlog(A7, A16, T3, 0x96)
 %line 1734+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm3, zmm13, zmm1, 150
@@ -4973,7 +4977,7 @@ align 32
 	vshufi32x4 zmm1, zmm3, zmm3, 78
 ; T9 = shuffle128(A7, ZERO, 0x0e)
 %line 1736+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm3, zmm3, zmm8, 14
+	vshufi32x4 zmm3, zmm3, zmm7, 14
 ; A6 = ternlog(A6, A15, T5, 0x96)
 %line 1737+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm4, zmm20, zmm2, 150
@@ -4982,7 +4986,7 @@ align 32
 	vshufi32x4 zmm2, zmm4, zmm4, 78
 ; T11 = shuffle128(A6, ZERO, 0x0e)
 %line 1739+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm4, zmm4, zmm8, 14
+	vshufi32x4 zmm4, zmm4, zmm7, 14
 ; A5 = ternlog(A5, A14, T0, 0x96)
 %line 1740+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm19, zmm22, zmm23, 150
@@ -5084,7 +5088,7 @@ align 32
 	vpsrld zmm0, zmm0, 31
 ; 16x DM = ZERO - DM
 %line 1777+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpsubd zmm4, zmm8, zmm0
+	vpsubd zmm4, zmm7, zmm0
 ; Y256 = extract256(DM, 1)
 %line 1779+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vextracti64x4 ymm0, zmm4, 1
@@ -5147,22 +5151,22 @@ align 32
 	vpermt2d zmm1, zmm0, zmm4
 ; A0 = F0 & G
 %line 1802+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm14, zmm7, zmm1
+	vpandd zmm14, zmm8, zmm1
 ; A1 = F1 & G
 %line 1803+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm13, zmm6, zmm1
+	vpandd zmm2, zmm9, zmm1
 ; A2 = F2 & G
 %line 1804+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm12, zmm5, zmm1
+	vpandd zmm3, zmm10, zmm1
 ; A3 = F3 & G
 %line 1805+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm3, zmm11, zmm1
+	vpandd zmm12, zmm11, zmm1
 ; A4 = F4 & G
 %line 1806+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm2, zmm10, zmm1
+	vpandd zmm13, zmm5, zmm1
 ; A5 = F5 & G
 %line 1807+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm15, zmm9, zmm1
+	vpandd zmm15, zmm6, zmm1
 ; IX = mem512[GI1]
 %line 1808+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel GI1]
@@ -5174,22 +5178,22 @@ align 32
 	vpermt2d zmm1, zmm0, zmm4
 ; A1 = ternlog(A1, F0, G, 0x78)
 %line 1811+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm13, zmm7, zmm1, 120
+	vpternlogd zmm2, zmm8, zmm1, 120
 ; A2 = ternlog(A2, F1, G, 0x78)
 %line 1812+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm12, zmm6, zmm1, 120
+	vpternlogd zmm3, zmm9, zmm1, 120
 ; A3 = ternlog(A3, F2, G, 0x78)
 %line 1813+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm5, zmm1, 120
+	vpternlogd zmm12, zmm10, zmm1, 120
 ; A4 = ternlog(A4, F3, G, 0x78)
 %line 1814+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm11, zmm1, 120
+	vpternlogd zmm13, zmm11, zmm1, 120
 ; A5 = ternlog(A5, F4, G, 0x78)
 %line 1815+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm15, zmm10, zmm1, 120
+	vpternlogd zmm15, zmm5, zmm1, 120
 ; A6 = F5 & G
 %line 1816+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm16, zmm9, zmm1
+	vpandd zmm16, zmm6, zmm1
 ; IX = mem512[GI2]
 %line 1817+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel GI2]
@@ -5201,22 +5205,22 @@ align 32
 	vpermt2d zmm1, zmm0, zmm4
 ; A2 = ternlog(A2, F0, G, 0x78)
 %line 1820+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm12, zmm7, zmm1, 120
+	vpternlogd zmm3, zmm8, zmm1, 120
 ; A3 = ternlog(A3, F1, G, 0x78)
 %line 1821+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm6, zmm1, 120
+	vpternlogd zmm12, zmm9, zmm1, 120
 ; A4 = ternlog(A4, F2, G, 0x78)
 %line 1822+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm5, zmm1, 120
+	vpternlogd zmm13, zmm10, zmm1, 120
 ; A5 = ternlog(A5, F3, G, 0x78)
 %line 1823+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm15, zmm11, zmm1, 120
 ; A6 = ternlog(A6, F4, G, 0x78)
 %line 1824+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm10, zmm1, 120
+	vpternlogd zmm16, zmm5, zmm1, 120
 ; A7 = F5 & G
 %line 1825+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm17, zmm9, zmm1
+	vpandd zmm17, zmm6, zmm1
 ; IX = mem512[GI3]
 %line 1826+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel GI3]
@@ -5228,22 +5232,22 @@ align 32
 	vpermt2d zmm1, zmm0, zmm4
 ; A3 = ternlog(A3, F0, G, 0x78)
 %line 1829+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm7, zmm1, 120
+	vpternlogd zmm12, zmm8, zmm1, 120
 ; A4 = ternlog(A4, F1, G, 0x78)
 %line 1830+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm6, zmm1, 120
+	vpternlogd zmm13, zmm9, zmm1, 120
 ; A5 = ternlog(A5, F2, G, 0x78)
 %line 1831+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm15, zmm5, zmm1, 120
+	vpternlogd zmm15, zmm10, zmm1, 120
 ; A6 = ternlog(A6, F3, G, 0x78)
 %line 1832+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm16, zmm11, zmm1, 120
 ; A7 = ternlog(A7, F4, G, 0x78)
 %line 1833+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm10, zmm1, 120
+	vpternlogd zmm17, zmm5, zmm1, 120
 ; A8 = F5 & G
 %line 1834+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm18, zmm9, zmm1
+	vpandd zmm18, zmm6, zmm1
 ; IX = mem512[GI4]
 %line 1835+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel GI4]
@@ -5255,22 +5259,22 @@ align 32
 	vpermt2d zmm1, zmm0, zmm4
 ; A4 = ternlog(A4, F0, G, 0x78)
 %line 1838+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm7, zmm1, 120
+	vpternlogd zmm13, zmm8, zmm1, 120
 ; A5 = ternlog(A5, F1, G, 0x78)
 %line 1839+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm15, zmm6, zmm1, 120
+	vpternlogd zmm15, zmm9, zmm1, 120
 ; A6 = ternlog(A6, F2, G, 0x78)
 %line 1840+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm5, zmm1, 120
+	vpternlogd zmm16, zmm10, zmm1, 120
 ; A7 = ternlog(A7, F3, G, 0x78)
 %line 1841+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm17, zmm11, zmm1, 120
 ; A8 = ternlog(A8, F4, G, 0x78)
 %line 1842+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm10, zmm1, 120
+	vpternlogd zmm18, zmm5, zmm1, 120
 ; A9 = F5 & G
 %line 1843+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm19, zmm9, zmm1
+	vpandd zmm19, zmm6, zmm1
 ; IX = mem512[GI5]
 %line 1844+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel GI5]
@@ -5282,22 +5286,22 @@ align 32
 	vpermt2d zmm1, zmm0, zmm4
 ; A5 = ternlog(A5, F0, G, 0x78)
 %line 1847+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm15, zmm7, zmm1, 120
+	vpternlogd zmm15, zmm8, zmm1, 120
 ; A6 = ternlog(A6, F1, G, 0x78)
 %line 1848+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm6, zmm1, 120
+	vpternlogd zmm16, zmm9, zmm1, 120
 ; A7 = ternlog(A7, F2, G, 0x78)
 %line 1849+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm5, zmm1, 120
+	vpternlogd zmm17, zmm10, zmm1, 120
 ; A8 = ternlog(A8, F3, G, 0x78)
 %line 1850+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm18, zmm11, zmm1, 120
 ; A9 = ternlog(A9, F4, G, 0x78)
 %line 1851+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm10, zmm1, 120
+	vpternlogd zmm19, zmm5, zmm1, 120
 ; A10 = F5 & G
 %line 1852+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm20, zmm9, zmm1
+	vpandd zmm20, zmm6, zmm1
 ; IX = mem512[GI6]
 %line 1853+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel GI6]
@@ -5309,22 +5313,22 @@ align 32
 	vpermt2d zmm1, zmm0, zmm4
 ; A6 = ternlog(A6, F0, G, 0x78)
 %line 1856+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm7, zmm1, 120
+	vpternlogd zmm16, zmm8, zmm1, 120
 ; A7 = ternlog(A7, F1, G, 0x78)
 %line 1857+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm6, zmm1, 120
+	vpternlogd zmm17, zmm9, zmm1, 120
 ; A8 = ternlog(A8, F2, G, 0x78)
 %line 1858+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm5, zmm1, 120
+	vpternlogd zmm18, zmm10, zmm1, 120
 ; A9 = ternlog(A9, F3, G, 0x78)
 %line 1859+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm19, zmm11, zmm1, 120
 ; A10 = ternlog(A10, F4, G, 0x78)
 %line 1860+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm10, zmm1, 120
+	vpternlogd zmm20, zmm5, zmm1, 120
 ; A11 = F5 & G
 %line 1861+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm21, zmm9, zmm1
+	vpandd zmm21, zmm6, zmm1
 ; IX = mem512[GI7]
 %line 1862+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel GI7]
@@ -5336,22 +5340,22 @@ align 32
 	vpermt2d zmm1, zmm0, zmm4
 ; A7 = ternlog(A7, F0, G, 0x78)
 %line 1865+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm7, zmm1, 120
+	vpternlogd zmm17, zmm8, zmm1, 120
 ; A8 = ternlog(A8, F1, G, 0x78)
 %line 1866+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm6, zmm1, 120
+	vpternlogd zmm18, zmm9, zmm1, 120
 ; A9 = ternlog(A9, F2, G, 0x78)
 %line 1867+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm5, zmm1, 120
+	vpternlogd zmm19, zmm10, zmm1, 120
 ; A10 = ternlog(A10, F3, G, 0x78)
 %line 1868+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm20, zmm11, zmm1, 120
 ; A11 = ternlog(A11, F4, G, 0x78)
 %line 1869+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm10, zmm1, 120
+	vpternlogd zmm21, zmm5, zmm1, 120
 ; A12 = F5 & G
 %line 1870+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm22, zmm9, zmm1
+	vpandd zmm22, zmm6, zmm1
 ; IX = mem512[GI8]
 %line 1871+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel GI8]
@@ -5363,22 +5367,22 @@ align 32
 	vpermt2d zmm1, zmm0, zmm4
 ; A8 = ternlog(A8, F0, G, 0x78)
 %line 1874+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm7, zmm1, 120
+	vpternlogd zmm18, zmm8, zmm1, 120
 ; A9 = ternlog(A9, F1, G, 0x78)
 %line 1875+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm6, zmm1, 120
+	vpternlogd zmm19, zmm9, zmm1, 120
 ; A10 = ternlog(A10, F2, G, 0x78)
 %line 1876+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm5, zmm1, 120
+	vpternlogd zmm20, zmm10, zmm1, 120
 ; A11 = ternlog(A11, F3, G, 0x78)
 %line 1877+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm21, zmm11, zmm1, 120
 ; A12 = ternlog(A12, F4, G, 0x78)
 %line 1878+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm10, zmm1, 120
+	vpternlogd zmm22, zmm5, zmm1, 120
 ; A13 = F5 & G
 %line 1879+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm23, zmm9, zmm1
+	vpandd zmm23, zmm6, zmm1
 ; IX = mem512[GI9]
 %line 1880+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel GI9]
@@ -5390,22 +5394,22 @@ align 32
 	vpermt2d zmm1, zmm0, zmm4
 ; A9 = ternlog(A9, F0, G, 0x78)
 %line 1883+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm7, zmm1, 120
+	vpternlogd zmm19, zmm8, zmm1, 120
 ; A10 = ternlog(A10, F1, G, 0x78)
 %line 1884+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm6, zmm1, 120
+	vpternlogd zmm20, zmm9, zmm1, 120
 ; A11 = ternlog(A11, F2, G, 0x78)
 %line 1885+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm5, zmm1, 120
+	vpternlogd zmm21, zmm10, zmm1, 120
 ; A12 = ternlog(A12, F3, G, 0x78)
 %line 1886+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm22, zmm11, zmm1, 120
 ; A13 = ternlog(A13, F4, G, 0x78)
 %line 1887+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm10, zmm1, 120
+	vpternlogd zmm23, zmm5, zmm1, 120
 ; A14 = F5 & G
 %line 1888+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm24, zmm9, zmm1
+	vpandd zmm24, zmm6, zmm1
 ; IX = mem512[GI10]
 %line 1889+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel GI10]
@@ -5417,22 +5421,22 @@ align 32
 	vpermt2d zmm1, zmm0, zmm4
 ; A10 = ternlog(A10, F0, G, 0x78)
 %line 1892+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm7, zmm1, 120
+	vpternlogd zmm20, zmm8, zmm1, 120
 ; A11 = ternlog(A11, F1, G, 0x78)
 %line 1893+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm6, zmm1, 120
+	vpternlogd zmm21, zmm9, zmm1, 120
 ; A12 = ternlog(A12, F2, G, 0x78)
 %line 1894+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm5, zmm1, 120
+	vpternlogd zmm22, zmm10, zmm1, 120
 ; A13 = ternlog(A13, F3, G, 0x78)
 %line 1895+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm23, zmm11, zmm1, 120
 ; A14 = ternlog(A14, F4, G, 0x78)
 %line 1896+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm24, zmm10, zmm1, 120
+	vpternlogd zmm24, zmm5, zmm1, 120
 ; A15 = F5 & G
 %line 1897+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm25, zmm9, zmm1
+	vpandd zmm25, zmm6, zmm1
 ; IX = mem512[GI11]
 %line 1898+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel GI11]
@@ -5444,22 +5448,22 @@ align 32
 	vpermt2d zmm1, zmm0, zmm4
 ; A11 = ternlog(A11, F0, G, 0x78)
 %line 1901+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm7, zmm1, 120
+	vpternlogd zmm21, zmm8, zmm1, 120
 ; A12 = ternlog(A12, F1, G, 0x78)
 %line 1902+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm6, zmm1, 120
+	vpternlogd zmm22, zmm9, zmm1, 120
 ; A13 = ternlog(A13, F2, G, 0x78)
 %line 1903+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm5, zmm1, 120
+	vpternlogd zmm23, zmm10, zmm1, 120
 ; A14 = ternlog(A14, F3, G, 0x78)
 %line 1904+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm24, zmm11, zmm1, 120
 ; A15 = ternlog(A15, F4, G, 0x78)
 %line 1905+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm25, zmm10, zmm1, 120
+	vpternlogd zmm25, zmm5, zmm1, 120
 ; A16 = F5 & G
 %line 1906+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm10, zmm9, zmm1
+	vpandd zmm26, zmm6, zmm1
 ; 8x UP = up
 %line 1908+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpbroadcastq zmm0, r9
@@ -5477,451 +5481,437 @@ align 32
 	vmovdqu64 zmm1, [rel CME]
 ; K = K | UP
 %line 1913+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpord zmm26, zmm1, zmm0
+	vpord zmm27, zmm1, zmm0
 ; T0 = shuffle128(A11, A11, 0x4e)
 %line 1914+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm21, zmm21, 78
+	vshufi32x4 zmm28, zmm21, zmm21, 78
 ; T1 = shuffle128(A11, ZERO, 0x0e)
 %line 1915+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm21, zmm8, 14
+	vshufi32x4 zmm0, zmm21, zmm7, 14
 ; T2 = shuffle128(A10, A10, 0x4e)
 %line 1916+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm4, zmm20, zmm20, 78
+	vshufi32x4 zmm21, zmm20, zmm20, 78
 ; T3 = shuffle128(A10, ZERO, 0x0e)
 %line 1917+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm5, zmm20, zmm8, 14
+	vshufi32x4 zmm1, zmm20, zmm7, 14
 ; T4 = shuffle128(A9, A9, 0x4e)
 %line 1918+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm6, zmm19, zmm19, 78
+	vshufi32x4 zmm20, zmm19, zmm19, 78
 ; T5 = shuffle128(A9, ZERO, 0x0e)
 %line 1919+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm7, zmm19, zmm8, 14
+	vshufi32x4 zmm19, zmm19, zmm7, 14
 ; A8 = A8 ^ T1
 %line 1920+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpxord zmm18, zmm18, zmm1
+	vpxord zmm18, zmm18, zmm0
 ; T6 = shuffle128(A8, A8, 0x4e)
 %line 1921+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm18, zmm18, 78
+	vshufi32x4 zmm29, zmm18, zmm18, 78
 ; T7 = shuffle128(A8, ZERO, 0x0e)
 %line 1922+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm9, zmm18, zmm8, 14
+	vshufi32x4 zmm0, zmm18, zmm7, 14
 ; A7 = ternlog(A7, A16, T3, 0x96)
 %line 1923+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm10, zmm5, 150
+	vpternlogd zmm17, zmm26, zmm1, 150
 ; T8 = shuffle128(A7, A7, 0x4e)
 %line 1924+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm5, zmm17, zmm17, 78
+	vshufi32x4 zmm1, zmm17, zmm17, 78
 ; T9 = shuffle128(A7, ZERO, 0x0e)
 %line 1925+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm11, zmm17, zmm8, 14
+	vshufi32x4 zmm4, zmm17, zmm7, 14
 ; A6 = ternlog(A6, A15, T5, 0x96)
 %line 1926+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm25, zmm7, 150
+	vpternlogd zmm16, zmm25, zmm19, 150
 ; T10 = shuffle128(A6, A6, 0x4e)
 %line 1927+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm7, zmm16, zmm16, 78
+	vshufi32x4 zmm17, zmm16, zmm16, 78
 ; T11 = shuffle128(A6, ZERO, 0x0e)
 %line 1928+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm16, zmm16, zmm8, 14
+	vshufi32x4 zmm16, zmm16, zmm7, 14
 ; A5 = ternlog(A5, A14, T0, 0x96)
 %line 1929+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm15, zmm24, zmm0, 150
+	vpternlogd zmm15, zmm24, zmm28, 150
 ; A5 = A5 ^ T7
 %line 1930+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpxord zmm15, zmm15, zmm9
+	vpxord zmm15, zmm15, zmm0
 ; A4 = ternlog(A4, A16, A13, 0x96)
 %line 1931+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm10, zmm23, 150
+	vpternlogd zmm13, zmm26, zmm23, 150
 ; A4 = ternlog(A4, T2, T9, 0x96)
 %line 1932+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm4, zmm11, 150
+	vpternlogd zmm13, zmm21, zmm4, 150
 ; A3 = ternlog(A3, A15, A12, 0x96)
 %line 1933+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm25, zmm22, 150
+	vpternlogd zmm12, zmm25, zmm22, 150
 ; A3 = ternlog(A3, T4, T11, 0x96)
 %line 1934+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm6, zmm16, 150
+	vpternlogd zmm12, zmm20, zmm16, 150
 ; A2 = ternlog(A2, A14, T6, 0x96)
 %line 1935+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm12, zmm24, zmm1, 150
+	vpternlogd zmm3, zmm24, zmm29, 150
 ; A1 = ternlog(A1, A13, T8, 0x96)
 %line 1936+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm13, zmm23, zmm5, 150
+	vpternlogd zmm2, zmm23, zmm1, 150
 ; A0 = ternlog(A0, A12, T10, 0x96)
 %line 1937+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm14, zmm22, zmm7, 150
-; F0 = mem512[vp + 0]
-%line 1939+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rax]
+	vpternlogd zmm14, zmm22, zmm17, 150
 ; X = shuffle128(A0, A0, 0xb1)
-%line 1940+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm4, zmm14, zmm14, 177
+%line 1939+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vshufi32x4 zmm1, zmm14, zmm14, 177
 ; X = ternlog(X, A0, mem512[CME], 0x28)
-%line 1941+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm14, [rel CME], 40
+%line 1940+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpternlogd zmm1, zmm14, [rel CME], 40
 ; IY = mem512[CIY]
-%line 1942+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 1941+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel CIY]
 ; Y = ZERO
-%line 1943+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqa64 zmm5, zmm8
+%line 1942+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vmovdqa64 zmm4, zmm7
 ; Y = permute2x64(Y, IY, F0)
-%line 1944+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpermt2q zmm5, zmm0, zmm1
+%line 1943+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpermt2q zmm4, zmm0, zmm8
 ; F0 = ternlog(F0, Y, K, 0xd8)
-%line 1945+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm5, zmm26, 216
+%line 1944+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpternlogd zmm8, zmm4, zmm27, 216
 ; Y = unpackhi64(F0, ZERO)
-%line 1946+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpunpckhqdq zmm0, zmm1, zmm8
+%line 1945+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpunpckhqdq zmm0, zmm8, zmm7
 ; 8x Y = Y << 63
-%line 1947+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 1946+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpsllq zmm0, zmm0, 63
 ; 8x F0 = F0 >> 1
-%line 1948+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpsrlq zmm1, zmm1, 1
+%line 1947+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpsrlq zmm8, zmm8, 1
 ; F0 = ternlog(F0, Y, X, 0xfe)
-%line 1949+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm0, zmm4, 254
-; mem512[vp + 0] = F0
-%line 1950+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 [rax], zmm1
-; F1 = mem512[vp + 64]
-%line 1951+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rax + 64]
+%line 1948+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpternlogd zmm8, zmm0, zmm1, 254
 ; X = shuffle128(A1, A1, 0xb1)
-%line 1952+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm13, zmm13, 177
+%line 1949+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vshufi32x4 zmm0, zmm2, zmm2, 177
 ; X = ternlog(X, A1, mem512[CME], 0x28)
-%line 1953+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm13, [rel CME], 40
+%line 1950+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpternlogd zmm0, zmm2, [rel CME], 40
 ; IY = mem512[CIY]
-%line 1954+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm4, [rel CIY]
+%line 1951+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vmovdqu64 zmm1, [rel CIY]
 ; Y = ZERO
-%line 1955+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqa64 zmm5, zmm8
+%line 1952+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vmovdqa64 zmm2, zmm7
 ; Y = permute2x64(Y, IY, F1)
-%line 1956+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpermt2q zmm5, zmm4, zmm0
+%line 1953+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpermt2q zmm2, zmm1, zmm9
 ; F1 = ternlog(F1, Y, K, 0xd8)
-%line 1957+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm5, zmm26, 216
+%line 1954+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpternlogd zmm9, zmm2, zmm27, 216
 ; Y = unpackhi64(F1, ZERO)
-%line 1958+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpunpckhqdq zmm4, zmm0, zmm8
+%line 1955+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpunpckhqdq zmm1, zmm9, zmm7
 ; 8x Y = Y << 63
-%line 1959+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpsllq zmm4, zmm4, 63
+%line 1956+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpsllq zmm1, zmm1, 63
 ; 8x F1 = F1 >> 1
-%line 1960+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpsrlq zmm0, zmm0, 1
+%line 1957+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpsrlq zmm9, zmm9, 1
 ; F1 = ternlog(F1, Y, X, 0xfe)
-%line 1961+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm4, zmm1, 254
-; mem512[vp + 64] = F1
-%line 1962+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 [rax + 64], zmm0
-; F2 = mem512[vp + 128]
-%line 1963+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rax + 128]
+%line 1958+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpternlogd zmm9, zmm1, zmm0, 254
 ; X = shuffle128(A2, A2, 0xb1)
-%line 1964+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm12, zmm12, 177
+%line 1959+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vshufi32x4 zmm0, zmm3, zmm3, 177
 ; X = ternlog(X, A2, mem512[CME], 0x28)
-%line 1965+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm12, [rel CME], 40
+%line 1960+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpternlogd zmm0, zmm3, [rel CME], 40
 ; IY = mem512[CIY]
-%line 1966+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm4, [rel CIY]
+%line 1961+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vmovdqu64 zmm1, [rel CIY]
 ; Y = ZERO
-%line 1967+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqa64 zmm5, zmm8
+%line 1962+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vmovdqa64 zmm2, zmm7
 ; Y = permute2x64(Y, IY, F2)
-%line 1968+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpermt2q zmm5, zmm4, zmm0
+%line 1963+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpermt2q zmm2, zmm1, zmm10
 ; F2 = ternlog(F2, Y, K, 0xd8)
-%line 1969+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm5, zmm26, 216
+%line 1964+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpternlogd zmm10, zmm2, zmm27, 216
 ; Y = unpackhi64(F2, ZERO)
-%line 1970+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpunpckhqdq zmm4, zmm0, zmm8
+%line 1965+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpunpckhqdq zmm1, zmm10, zmm7
 ; 8x Y = Y << 63
-%line 1971+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpsllq zmm4, zmm4, 63
+%line 1966+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpsllq zmm1, zmm1, 63
 ; 8x F2 = F2 >> 1
-%line 1972+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpsrlq zmm0, zmm0, 1
+%line 1967+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpsrlq zmm10, zmm10, 1
 ; F2 = ternlog(F2, Y, X, 0xfe)
-%line 1973+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm4, zmm1, 254
-; mem512[vp + 128] = F2
-%line 1974+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 [rax + 128], zmm0
-; F3 = mem512[vp + 192]
-%line 1975+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rax + 192]
+%line 1968+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpternlogd zmm10, zmm1, zmm0, 254
 ; X = shuffle128(A3, A3, 0xb1)
-%line 1976+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm3, zmm3, 177
+%line 1969+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vshufi32x4 zmm0, zmm12, zmm12, 177
 ; X = ternlog(X, A3, mem512[CME], 0x28)
-%line 1977+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm3, [rel CME], 40
+%line 1970+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpternlogd zmm0, zmm12, [rel CME], 40
 ; IY = mem512[CIY]
-%line 1978+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm3, [rel CIY]
+%line 1971+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vmovdqu64 zmm1, [rel CIY]
 ; Y = ZERO
-%line 1979+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqa64 zmm4, zmm8
+%line 1972+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vmovdqa64 zmm2, zmm7
 ; Y = permute2x64(Y, IY, F3)
-%line 1980+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpermt2q zmm4, zmm3, zmm0
+%line 1973+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpermt2q zmm2, zmm1, zmm11
 ; F3 = ternlog(F3, Y, K, 0xd8)
-%line 1981+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm4, zmm26, 216
+%line 1974+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpternlogd zmm11, zmm2, zmm27, 216
 ; Y = unpackhi64(F3, ZERO)
-%line 1982+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpunpckhqdq zmm3, zmm0, zmm8
+%line 1975+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpunpckhqdq zmm1, zmm11, zmm7
 ; 8x Y = Y << 63
-%line 1983+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpsllq zmm3, zmm3, 63
+%line 1976+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpsllq zmm1, zmm1, 63
 ; 8x F3 = F3 >> 1
-%line 1984+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpsrlq zmm0, zmm0, 1
+%line 1977+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpsrlq zmm11, zmm11, 1
 ; F3 = ternlog(F3, Y, X, 0xfe)
-%line 1985+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm3, zmm1, 254
-; mem512[vp + 192] = F3
-%line 1986+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 [rax + 192], zmm0
-; F4 = mem512[vp + 256]
-%line 1987+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rax + 256]
+%line 1978+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpternlogd zmm11, zmm1, zmm0, 254
 ; X = shuffle128(A4, A4, 0xb1)
-%line 1988+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm2, zmm2, 177
+%line 1979+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vshufi32x4 zmm0, zmm13, zmm13, 177
 ; X = ternlog(X, A4, mem512[CME], 0x28)
-%line 1989+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm2, [rel CME], 40
+%line 1980+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpternlogd zmm0, zmm13, [rel CME], 40
 ; IY = mem512[CIY]
-%line 1990+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm2, [rel CIY]
+%line 1981+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vmovdqu64 zmm1, [rel CIY]
 ; Y = ZERO
-%line 1991+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqa64 zmm3, zmm8
+%line 1982+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vmovdqa64 zmm2, zmm7
 ; Y = permute2x64(Y, IY, F4)
-%line 1992+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpermt2q zmm3, zmm2, zmm0
+%line 1983+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpermt2q zmm2, zmm1, zmm5
 ; F4 = ternlog(F4, Y, K, 0xd8)
-%line 1993+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm3, zmm26, 216
+%line 1984+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpternlogd zmm5, zmm2, zmm27, 216
 ; Y = unpackhi64(F4, ZERO)
-%line 1994+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpunpckhqdq zmm2, zmm0, zmm8
+%line 1985+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpunpckhqdq zmm1, zmm5, zmm7
 ; 8x Y = Y << 63
-%line 1995+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpsllq zmm2, zmm2, 63
+%line 1986+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpsllq zmm1, zmm1, 63
 ; 8x F4 = F4 >> 1
-%line 1996+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpsrlq zmm0, zmm0, 1
+%line 1987+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpsrlq zmm5, zmm5, 1
 ; F4 = ternlog(F4, Y, X, 0xfe)
-%line 1997+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm2, zmm1, 254
-; mem512[vp + 256] = F4
-%line 1998+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 [rax + 256], zmm0
-; F5 = mem512[vp + 320]
-%line 1999+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rax + 320]
+%line 1988+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpternlogd zmm5, zmm1, zmm0, 254
 ; X = shuffle128(A5, A5, 0xb1)
-%line 2000+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm15, zmm15, 177
+%line 1989+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vshufi32x4 zmm0, zmm15, zmm15, 177
 ; X = ternlog(X, A5, mem512[CME], 0x28)
-%line 2001+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm15, [rel CME], 40
+%line 1990+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpternlogd zmm0, zmm15, [rel CME], 40
 ; IY = mem512[CIY]
-%line 2002+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm2, [rel CIY]
+%line 1991+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vmovdqu64 zmm1, [rel CIY]
 ; Y = ZERO
-%line 2003+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqa64 zmm3, zmm8
+%line 1992+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vmovdqa64 zmm2, zmm7
 ; Y = permute2x64(Y, IY, F5)
-%line 2004+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpermt2q zmm3, zmm2, zmm0
+%line 1993+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpermt2q zmm2, zmm1, zmm6
 ; F5 = ternlog(F5, Y, K, 0xd8)
-%line 2005+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm3, zmm26, 216
+%line 1994+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpternlogd zmm6, zmm2, zmm27, 216
 ; Y = unpackhi64(F5, ZERO)
-%line 2006+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpunpckhqdq zmm2, zmm0, zmm8
+%line 1995+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpunpckhqdq zmm1, zmm6, zmm7
 ; 8x Y = Y << 63
-%line 2007+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpsllq zmm2, zmm2, 63
+%line 1996+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpsllq zmm1, zmm1, 63
 ; 8x F5 = F5 >> 1
-%line 2008+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpsrlq zmm0, zmm0, 1
+%line 1997+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpsrlq zmm6, zmm6, 1
 ; F5 = ternlog(F5, Y, X, 0xfe)
-%line 2009+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm2, zmm1, 254
-; mem512[vp + 320] = F5
-%line 2010+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 [rax + 320], zmm0
+%line 1998+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpternlogd zmm6, zmm1, zmm0, 254
 ; n += 1
-%line 2011+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 1999+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	add rcx, 1
 ; =? n - 128
-%line 2012+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2000+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	cmp rcx, 128
 ; goto loop if !=
-%line 2013+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2001+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	jne .Lloop
+; mem512[vp + 0] = F0
+%line 2002+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vmovdqa64 zmm4, zmm11
+	vmovdqa64 zmm3, zmm10
+	vmovdqa64 zmm2, zmm9
+	vmovdqa64 zmm1, zmm8
+	vmovdqu64 [rax], zmm1
+; mem512[vp + 64] = F1
+%line 2003+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vmovdqu64 [rax + 64], zmm2
+; mem512[vp + 128] = F2
+%line 2004+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vmovdqu64 [rax + 128], zmm3
+; mem512[vp + 192] = F3
+%line 2005+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vmovdqu64 [rax + 192], zmm4
+; mem512[vp + 256] = F4
+%line 2006+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vmovdqu64 [rax + 256], zmm5
+; mem512[vp + 320] = F5
+%line 2007+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vmovdqu64 [rax + 320], zmm6
 ; y0 = mem64[vp + 0]
-%line 2015+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2009+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r8, [rax]
 ; y1 = mem64[vp + 8]
-%line 2016+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2010+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r9, [rax + 8]
 ; mem64[fo + 0] = y0
-%line 2017+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2011+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov rdi, r10
 	mov [rdi], r8
 ; mem64[fo + 8] = y1
-%line 2018+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2012+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov [rdi + 8], r9
 ; y0 = mem64[vp + 64]
-%line 2019+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2013+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r8, [rax + 64]
 ; y1 = mem64[vp + 72]
-%line 2020+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2014+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r9, [rax + 72]
 ; mem64[fo + 16] = y0
-%line 2021+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2015+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov [rdi + 16], r8
 ; mem64[fo + 24] = y1
-%line 2022+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2016+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov [rdi + 24], r9
 ; y0 = mem64[vp + 128]
-%line 2023+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2017+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r8, [rax + 128]
 ; y1 = mem64[vp + 136]
-%line 2024+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2018+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r9, [rax + 136]
 ; mem64[fo + 32] = y0
-%line 2025+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2019+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov [rdi + 32], r8
 ; mem64[fo + 40] = y1
-%line 2026+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2020+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov [rdi + 40], r9
 ; y0 = mem64[vp + 192]
-%line 2027+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2021+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r8, [rax + 192]
 ; y1 = mem64[vp + 200]
-%line 2028+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2022+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r9, [rax + 200]
 ; mem64[fo + 48] = y0
-%line 2029+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2023+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov [rdi + 48], r8
 ; mem64[fo + 56] = y1
-%line 2030+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2024+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov [rdi + 56], r9
 ; y0 = mem64[vp + 256]
-%line 2031+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2025+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r8, [rax + 256]
 ; y1 = mem64[vp + 264]
-%line 2032+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2026+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r9, [rax + 264]
 ; mem64[fo + 64] = y0
-%line 2033+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2027+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov [rdi + 64], r8
 ; mem64[fo + 72] = y1
-%line 2034+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2028+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov [rdi + 72], r9
 ; y0 = mem64[vp + 320]
-%line 2035+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2029+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r8, [rax + 320]
 ; y1 = mem64[vp + 328]
-%line 2036+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2030+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r9, [rax + 328]
 ; mem64[fo + 80] = y0
-%line 2037+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2031+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov [rdi + 80], r8
 ; mem64[fo + 88] = y1
-%line 2038+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2032+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov [rdi + 88], r9
 ; y0 = mem64[vp + 32]
-%line 2039+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2033+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r8, [rax + 32]
 ; y1 = mem64[vp + 40]
-%line 2040+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2034+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r9, [rax + 40]
 ; mem64[fo + 96] = y0
-%line 2041+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2035+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov [rdi + 96], r8
 ; mem64[fo + 104] = y1
-%line 2042+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2036+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov [rdi + 104], r9
 ; y0 = mem64[vp + 96]
-%line 2043+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2037+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r8, [rax + 96]
 ; y1 = mem64[vp + 104]
-%line 2044+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2038+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r9, [rax + 104]
 ; mem64[fo + 112] = y0
-%line 2045+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2039+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov [rdi + 112], r8
 ; mem64[fo + 120] = y1
-%line 2046+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2040+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov [rdi + 120], r9
 ; y0 = mem64[vp + 160]
-%line 2047+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2041+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r8, [rax + 160]
 ; y1 = mem64[vp + 168]
-%line 2048+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2042+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r9, [rax + 168]
 ; mem64[fo + 128] = y0
-%line 2049+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2043+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov [rdi + 128], r8
 ; mem64[fo + 136] = y1
-%line 2050+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2044+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov [rdi + 136], r9
 ; y0 = mem64[vp + 224]
-%line 2051+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2045+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r8, [rax + 224]
 ; y1 = mem64[vp + 232]
-%line 2052+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2046+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r9, [rax + 232]
 ; mem64[fo + 144] = y0
-%line 2053+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2047+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov [rdi + 144], r8
 ; mem64[fo + 152] = y1
-%line 2054+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2048+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov [rdi + 152], r9
 ; y0 = mem64[vp + 288]
-%line 2055+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2049+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r8, [rax + 288]
 ; y1 = mem64[vp + 296]
-%line 2056+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2050+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r9, [rax + 296]
 ; mem64[fo + 160] = y0
-%line 2057+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2051+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov [rdi + 160], r8
 ; mem64[fo + 168] = y1
-%line 2058+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2052+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov [rdi + 168], r9
 ; y0 = mem64[vp + 352]
-%line 2059+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2053+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r8, [rax + 352]
 ; y1 = mem64[vp + 360]
-%line 2060+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2054+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r9, [rax + 360]
 ; mem64[fo + 176] = y0
-%line 2061+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2055+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov [rdi + 176], r8
 ; mem64[fo + 184] = y1
-%line 2062+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2056+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov [rdi + 184], r9
 ; leave
-%line 2063+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 2057+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vzeroupper
 	mov rsp, [rsp + 6592]
 	ret

@@ -11,9 +11,9 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	push rbx
 	push rbp
 	mov r11, rsp
-	sub rsp, 7296
+	sub rsp, 7360
 	and rsp, -64
-	mov [rsp + 7232], r11
+	mov [rsp + 7296], r11
 ; input fo si
 %line 32+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r10, rdi
@@ -25,7 +25,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	lea r11, [rsp + 448]
 ; zp = &ZB
 %line 36+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	lea rdi, [rsp + 576]
+	lea rdi, [rsp + 640]
 ; ZERO = 0
 %line 38+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm0
@@ -8576,412 +8576,418 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 ; n = 0
 %line 2940+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r9, 0
+; F0 = mem512[vp + 0]
+%line 2941+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqu64 zmm1, [rax]
+; F1 = mem512[vp + 64]
+%line 2942+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqu64 zmm2, [rax + 64]
+; F2 = mem512[vp + 128]
+%line 2943+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqu64 zmm3, [rax + 128]
+; F3 = mem512[vp + 192]
+%line 2944+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqu64 zmm4, [rax + 192]
+; F4 = mem512[vp + 256]
+%line 2945+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqu64 zmm5, [rax + 256]
+; F5 = mem512[vp + 320]
+%line 2946+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqu64 zmm6, [rax + 320]
+; F6 = mem512[vp + 384]
+%line 2947+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqu64 zmm7, [rax + 384]
 	mov rsi, r11
-	vmovdqa64 zmm13, zmm0
+	vmovdqa64 zmm8, zmm0
 	mov r11, r8
 	mov rcx, r9
+	vmovdqa64 zmm9, zmm1
+	vmovdqa64 zmm10, zmm2
+	vmovdqa64 zmm11, zmm3
+	vmovdqa64 zmm12, zmm4
+	vmovdqa64 zmm13, zmm5
+	vmovdqa64 zmm15, zmm6
 align 32
 .Lloop:
 ; g = n
-%line 2943+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 2950+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rcx
 ; g &= 7
-%line 2944+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 2951+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	and r8, 7
 ; g = g * 832
-%line 2945+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 2952+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	imul r9, r8, 832
 ; u = n
-%line 2946+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 2953+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rcx
 ; u >>= 3
-%line 2947+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 2954+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r8, 3
 ; g += u
-%line 2948+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 2955+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	add r9, r8
 ; g += zp
-%line 2949+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	add r9, rdi
-; F0 = mem512[vp + 0]
-%line 2950+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm11, [rax]
-; F1 = mem512[vp + 64]
-%line 2951+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm9, [rax + 64]
-; F2 = mem512[vp + 128]
-%line 2952+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm10, [rax + 128]
-; F3 = mem512[vp + 192]
-%line 2953+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm15, [rax + 192]
-; F4 = mem512[vp + 256]
-%line 2954+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm14, [rax + 256]
-; F5 = mem512[vp + 320]
-%line 2955+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm12, [rax + 320]
-; F6 = mem512[vp + 384]
 %line 2956+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm16, [rax + 384]
+	add r9, rdi
 ; 2x X = mem256[g + 0]
 %line 2958+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vbroadcasti64x4 zmm0, [r9]
 ; A0 = F0 & X
 %line 2959+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm24, zmm11, zmm0
+	vpandd zmm24, zmm9, zmm0
 ; A1 = F1 & X
 %line 2960+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm25, zmm9, zmm0
+	vpandd zmm25, zmm10, zmm0
 ; A2 = F2 & X
 %line 2961+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm26, zmm10, zmm0
+	vpandd zmm26, zmm11, zmm0
 ; A3 = F3 & X
 %line 2962+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm28, zmm15, zmm0
+	vpandd zmm27, zmm12, zmm0
 ; A4 = F4 & X
 %line 2963+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm27, zmm14, zmm0
+	vpandd zmm28, zmm13, zmm0
 ; A5 = F5 & X
 %line 2964+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm23, zmm12, zmm0
+	vpandd zmm23, zmm15, zmm0
 ; A6 = F6 & X
 %line 2965+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm22, zmm16, zmm0
+	vpandd zmm22, zmm7, zmm0
 ; 2x X = mem256[g + 64]
 %line 2966+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vbroadcasti64x4 zmm0, [r9 + 64]
 ; A1 = ternlog(A1, F0, X, 0x78)
 %line 2967+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm25, zmm11, zmm0, 120
+	vpternlogd zmm25, zmm9, zmm0, 120
 ; A2 = ternlog(A2, F1, X, 0x78)
 %line 2968+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm26, zmm9, zmm0, 120
+	vpternlogd zmm26, zmm10, zmm0, 120
 ; A3 = ternlog(A3, F2, X, 0x78)
 %line 2969+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm28, zmm10, zmm0, 120
+	vpternlogd zmm27, zmm11, zmm0, 120
 ; A4 = ternlog(A4, F3, X, 0x78)
 %line 2970+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm27, zmm15, zmm0, 120
+	vpternlogd zmm28, zmm12, zmm0, 120
 ; A5 = ternlog(A5, F4, X, 0x78)
 %line 2971+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm14, zmm0, 120
+	vpternlogd zmm23, zmm13, zmm0, 120
 ; A6 = ternlog(A6, F5, X, 0x78)
 %line 2972+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm12, zmm0, 120
+	vpternlogd zmm22, zmm15, zmm0, 120
 ; A7 = F6 & X
 %line 2973+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm1, zmm16, zmm0
+	vpandd zmm1, zmm7, zmm0
 ; 2x X = mem256[g + 128]
 %line 2974+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vbroadcasti64x4 zmm0, [r9 + 128]
 ; A2 = ternlog(A2, F0, X, 0x78)
 %line 2975+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm26, zmm11, zmm0, 120
+	vpternlogd zmm26, zmm9, zmm0, 120
 ; A3 = ternlog(A3, F1, X, 0x78)
 %line 2976+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm28, zmm9, zmm0, 120
+	vpternlogd zmm27, zmm10, zmm0, 120
 ; A4 = ternlog(A4, F2, X, 0x78)
 %line 2977+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm27, zmm10, zmm0, 120
+	vpternlogd zmm28, zmm11, zmm0, 120
 ; A5 = ternlog(A5, F3, X, 0x78)
 %line 2978+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm15, zmm0, 120
+	vpternlogd zmm23, zmm12, zmm0, 120
 ; A6 = ternlog(A6, F4, X, 0x78)
 %line 2979+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm14, zmm0, 120
+	vpternlogd zmm22, zmm13, zmm0, 120
 ; A7 = ternlog(A7, F5, X, 0x78)
 %line 2980+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm12, zmm0, 120
+	vpternlogd zmm1, zmm15, zmm0, 120
 ; A8 = F6 & X
 %line 2981+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm2, zmm16, zmm0
+	vpandd zmm2, zmm7, zmm0
 ; 2x X = mem256[g + 192]
 %line 2982+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vbroadcasti64x4 zmm0, [r9 + 192]
 ; A3 = ternlog(A3, F0, X, 0x78)
 %line 2983+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm28, zmm11, zmm0, 120
+	vpternlogd zmm27, zmm9, zmm0, 120
 ; A4 = ternlog(A4, F1, X, 0x78)
 %line 2984+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm27, zmm9, zmm0, 120
+	vpternlogd zmm28, zmm10, zmm0, 120
 ; A5 = ternlog(A5, F2, X, 0x78)
 %line 2985+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm10, zmm0, 120
+	vpternlogd zmm23, zmm11, zmm0, 120
 ; A6 = ternlog(A6, F3, X, 0x78)
 %line 2986+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm15, zmm0, 120
+	vpternlogd zmm22, zmm12, zmm0, 120
 ; A7 = ternlog(A7, F4, X, 0x78)
 %line 2987+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm14, zmm0, 120
+	vpternlogd zmm1, zmm13, zmm0, 120
 ; A8 = ternlog(A8, F5, X, 0x78)
 %line 2988+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm12, zmm0, 120
+	vpternlogd zmm2, zmm15, zmm0, 120
 ; A9 = F6 & X
 %line 2989+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm3, zmm16, zmm0
+	vpandd zmm3, zmm7, zmm0
 ; 2x X = mem256[g + 256]
 %line 2990+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vbroadcasti64x4 zmm0, [r9 + 256]
 ; A4 = ternlog(A4, F0, X, 0x78)
 %line 2991+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm27, zmm11, zmm0, 120
+	vpternlogd zmm28, zmm9, zmm0, 120
 ; A5 = ternlog(A5, F1, X, 0x78)
 %line 2992+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm9, zmm0, 120
+	vpternlogd zmm23, zmm10, zmm0, 120
 ; A6 = ternlog(A6, F2, X, 0x78)
 %line 2993+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm10, zmm0, 120
+	vpternlogd zmm22, zmm11, zmm0, 120
 ; A7 = ternlog(A7, F3, X, 0x78)
 %line 2994+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm15, zmm0, 120
+	vpternlogd zmm1, zmm12, zmm0, 120
 ; A8 = ternlog(A8, F4, X, 0x78)
 %line 2995+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm14, zmm0, 120
+	vpternlogd zmm2, zmm13, zmm0, 120
 ; A9 = ternlog(A9, F5, X, 0x78)
 %line 2996+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm12, zmm0, 120
+	vpternlogd zmm3, zmm15, zmm0, 120
 ; A10 = F6 & X
 %line 2997+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm4, zmm16, zmm0
+	vpandd zmm4, zmm7, zmm0
 ; 2x X = mem256[g + 320]
 %line 2998+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vbroadcasti64x4 zmm0, [r9 + 320]
 ; A5 = ternlog(A5, F0, X, 0x78)
 %line 2999+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm11, zmm0, 120
+	vpternlogd zmm23, zmm9, zmm0, 120
 ; A6 = ternlog(A6, F1, X, 0x78)
 %line 3000+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm9, zmm0, 120
+	vpternlogd zmm22, zmm10, zmm0, 120
 ; A7 = ternlog(A7, F2, X, 0x78)
 %line 3001+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm10, zmm0, 120
+	vpternlogd zmm1, zmm11, zmm0, 120
 ; A8 = ternlog(A8, F3, X, 0x78)
 %line 3002+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm15, zmm0, 120
+	vpternlogd zmm2, zmm12, zmm0, 120
 ; A9 = ternlog(A9, F4, X, 0x78)
 %line 3003+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm14, zmm0, 120
+	vpternlogd zmm3, zmm13, zmm0, 120
 ; A10 = ternlog(A10, F5, X, 0x78)
 %line 3004+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm12, zmm0, 120
+	vpternlogd zmm4, zmm15, zmm0, 120
 ; A11 = F6 & X
 %line 3005+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm5, zmm16, zmm0
+	vpandd zmm5, zmm7, zmm0
 ; 2x X = mem256[g + 384]
 %line 3006+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vbroadcasti64x4 zmm0, [r9 + 384]
 ; A6 = ternlog(A6, F0, X, 0x78)
 %line 3007+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm11, zmm0, 120
+	vpternlogd zmm22, zmm9, zmm0, 120
 ; A7 = ternlog(A7, F1, X, 0x78)
 %line 3008+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm9, zmm0, 120
+	vpternlogd zmm1, zmm10, zmm0, 120
 ; A8 = ternlog(A8, F2, X, 0x78)
 %line 3009+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm10, zmm0, 120
+	vpternlogd zmm2, zmm11, zmm0, 120
 ; A9 = ternlog(A9, F3, X, 0x78)
 %line 3010+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm15, zmm0, 120
+	vpternlogd zmm3, zmm12, zmm0, 120
 ; A10 = ternlog(A10, F4, X, 0x78)
 %line 3011+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm14, zmm0, 120
+	vpternlogd zmm4, zmm13, zmm0, 120
 ; A11 = ternlog(A11, F5, X, 0x78)
 %line 3012+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm5, zmm12, zmm0, 120
+	vpternlogd zmm5, zmm15, zmm0, 120
 ; A12 = F6 & X
 %line 3013+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm6, zmm16, zmm0
+	vpandd zmm6, zmm7, zmm0
 ; 2x X = mem256[g + 448]
 %line 3014+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vbroadcasti64x4 zmm0, [r9 + 448]
 ; A7 = ternlog(A7, F0, X, 0x78)
 %line 3015+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm11, zmm0, 120
+	vpternlogd zmm1, zmm9, zmm0, 120
 ; A8 = ternlog(A8, F1, X, 0x78)
 %line 3016+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm9, zmm0, 120
+	vpternlogd zmm2, zmm10, zmm0, 120
 ; A9 = ternlog(A9, F2, X, 0x78)
 %line 3017+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm10, zmm0, 120
+	vpternlogd zmm3, zmm11, zmm0, 120
 ; A10 = ternlog(A10, F3, X, 0x78)
 %line 3018+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm15, zmm0, 120
+	vpternlogd zmm4, zmm12, zmm0, 120
 ; A11 = ternlog(A11, F4, X, 0x78)
 %line 3019+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm5, zmm14, zmm0, 120
+	vpternlogd zmm5, zmm13, zmm0, 120
 ; A12 = ternlog(A12, F5, X, 0x78)
 %line 3020+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm6, zmm12, zmm0, 120
+	vpternlogd zmm6, zmm15, zmm0, 120
 ; A13 = F6 & X
 %line 3021+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm30, zmm16, zmm0
+	vpandd zmm30, zmm7, zmm0
 ; 2x X = mem256[g + 512]
 %line 3022+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vbroadcasti64x4 zmm0, [r9 + 512]
 ; A8 = ternlog(A8, F0, X, 0x78)
 %line 3023+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm11, zmm0, 120
+	vpternlogd zmm2, zmm9, zmm0, 120
 ; A9 = ternlog(A9, F1, X, 0x78)
 %line 3024+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm9, zmm0, 120
+	vpternlogd zmm3, zmm10, zmm0, 120
 ; A10 = ternlog(A10, F2, X, 0x78)
 %line 3025+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm10, zmm0, 120
+	vpternlogd zmm4, zmm11, zmm0, 120
 ; A11 = ternlog(A11, F3, X, 0x78)
 %line 3026+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm5, zmm15, zmm0, 120
+	vpternlogd zmm5, zmm12, zmm0, 120
 ; A12 = ternlog(A12, F4, X, 0x78)
 %line 3027+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm6, zmm14, zmm0, 120
+	vpternlogd zmm6, zmm13, zmm0, 120
 ; A13 = ternlog(A13, F5, X, 0x78)
 %line 3028+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm30, zmm12, zmm0, 120
+	vpternlogd zmm30, zmm15, zmm0, 120
 ; A14 = F6 & X
 %line 3029+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm21, zmm16, zmm0
+	vpandd zmm21, zmm7, zmm0
 ; 2x X = mem256[g + 576]
 %line 3030+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vbroadcasti64x4 zmm0, [r9 + 576]
 ; A9 = ternlog(A9, F0, X, 0x78)
 %line 3031+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm11, zmm0, 120
+	vpternlogd zmm3, zmm9, zmm0, 120
 ; A10 = ternlog(A10, F1, X, 0x78)
 %line 3032+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm9, zmm0, 120
+	vpternlogd zmm4, zmm10, zmm0, 120
 ; A11 = ternlog(A11, F2, X, 0x78)
 %line 3033+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm5, zmm10, zmm0, 120
+	vpternlogd zmm5, zmm11, zmm0, 120
 ; A12 = ternlog(A12, F3, X, 0x78)
 %line 3034+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm6, zmm15, zmm0, 120
+	vpternlogd zmm6, zmm12, zmm0, 120
 ; A13 = ternlog(A13, F4, X, 0x78)
 %line 3035+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm30, zmm14, zmm0, 120
+	vpternlogd zmm30, zmm13, zmm0, 120
 ; A14 = ternlog(A14, F5, X, 0x78)
 %line 3036+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm12, zmm0, 120
+	vpternlogd zmm21, zmm15, zmm0, 120
 ; A15 = F6 & X
 %line 3037+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm18, zmm16, zmm0
+	vpandd zmm18, zmm7, zmm0
 ; 2x X = mem256[g + 640]
 %line 3038+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vbroadcasti64x4 zmm0, [r9 + 640]
 ; A10 = ternlog(A10, F0, X, 0x78)
 %line 3039+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm11, zmm0, 120
+	vpternlogd zmm4, zmm9, zmm0, 120
 ; A11 = ternlog(A11, F1, X, 0x78)
 %line 3040+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm5, zmm9, zmm0, 120
+	vpternlogd zmm5, zmm10, zmm0, 120
 ; A12 = ternlog(A12, F2, X, 0x78)
 %line 3041+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm6, zmm10, zmm0, 120
+	vpternlogd zmm6, zmm11, zmm0, 120
 ; A13 = ternlog(A13, F3, X, 0x78)
 %line 3042+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm30, zmm15, zmm0, 120
+	vpternlogd zmm30, zmm12, zmm0, 120
 ; A14 = ternlog(A14, F4, X, 0x78)
 %line 3043+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm14, zmm0, 120
+	vpternlogd zmm21, zmm13, zmm0, 120
 ; A15 = ternlog(A15, F5, X, 0x78)
 %line 3044+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm12, zmm0, 120
+	vpternlogd zmm18, zmm15, zmm0, 120
 ; A16 = F6 & X
 %line 3045+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm20, zmm16, zmm0
+	vpandd zmm20, zmm7, zmm0
 ; 2x X = mem256[g + 704]
 %line 3046+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vbroadcasti64x4 zmm0, [r9 + 704]
 ; A11 = ternlog(A11, F0, X, 0x78)
 %line 3047+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm5, zmm11, zmm0, 120
+	vpternlogd zmm5, zmm9, zmm0, 120
 ; A12 = ternlog(A12, F1, X, 0x78)
 %line 3048+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm6, zmm9, zmm0, 120
+	vpternlogd zmm6, zmm10, zmm0, 120
 ; A13 = ternlog(A13, F2, X, 0x78)
 %line 3049+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm30, zmm10, zmm0, 120
+	vpternlogd zmm30, zmm11, zmm0, 120
 ; A14 = ternlog(A14, F3, X, 0x78)
 %line 3050+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm15, zmm0, 120
+	vpternlogd zmm21, zmm12, zmm0, 120
 ; A15 = ternlog(A15, F4, X, 0x78)
 %line 3051+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm14, zmm0, 120
+	vpternlogd zmm18, zmm13, zmm0, 120
 ; A16 = ternlog(A16, F5, X, 0x78)
 %line 3052+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm12, zmm0, 120
+	vpternlogd zmm20, zmm15, zmm0, 120
 ; A17 = F6 & X
 %line 3053+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm19, zmm16, zmm0
+	vpandd zmm19, zmm7, zmm0
 ; 2x X = mem256[g + 768]
 %line 3054+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vbroadcasti64x4 zmm0, [r9 + 768]
 ; A12 = ternlog(A12, F0, X, 0x78)
 %line 3055+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm6, zmm11, zmm0, 120
+	vpternlogd zmm6, zmm9, zmm0, 120
 ; A13 = ternlog(A13, F1, X, 0x78)
 %line 3056+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm30, zmm9, zmm0, 120
+	vpternlogd zmm30, zmm10, zmm0, 120
 ; A14 = ternlog(A14, F2, X, 0x78)
 %line 3057+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm10, zmm0, 120
+	vpternlogd zmm21, zmm11, zmm0, 120
 ; A15 = ternlog(A15, F3, X, 0x78)
 %line 3058+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm15, zmm0, 120
+	vpternlogd zmm18, zmm12, zmm0, 120
 ; A16 = ternlog(A16, F4, X, 0x78)
 %line 3059+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm14, zmm0, 120
+	vpternlogd zmm20, zmm13, zmm0, 120
 ; A17 = ternlog(A17, F5, X, 0x78)
 %line 3060+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm12, zmm0, 120
+	vpternlogd zmm19, zmm15, zmm0, 120
 ; A18 = F6 & X
 %line 3061+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm29, zmm16, zmm0
+	vpandd zmm29, zmm7, zmm0
 ; T0 = shuffle128(A12, ZERO, 0x0e)
 %line 3062+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm31, zmm6, zmm13, 14
+	vmovdqu64 [rsp + 576], zmm7
+	vshufi32x4 zmm31, zmm6, zmm8, 14
 ; T1 = shuffle128(ZERO, A12, 0x40)
 %line 3063+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm13, zmm6, 64
-	vmovdqu64 [rsp + 512], zmm0
+	vshufi32x4 zmm17, zmm8, zmm6, 64
 ; T2 = shuffle128(A11, ZERO, 0x0e)
 %line 3064+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm17, zmm5, zmm13, 14
+	vshufi32x4 zmm16, zmm5, zmm8, 14
 ; T3 = shuffle128(ZERO, A11, 0x40)
 %line 3065+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm8, zmm13, zmm5, 64
+	vshufi32x4 zmm14, zmm8, zmm5, 64
 ; A10 = A10 ^ T0
 %line 3066+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpxord zmm4, zmm4, zmm31
 ; T4 = shuffle128(A10, ZERO, 0x0e)
 %line 3067+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm7, zmm4, zmm13, 14
+	vshufi32x4 zmm7, zmm4, zmm8, 14
 ; T5 = shuffle128(ZERO, A10, 0x40)
 %line 3068+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm6, zmm13, zmm4, 64
+	vshufi32x4 zmm6, zmm8, zmm4, 64
 ; A9 = ternlog(A9, A18, T0, 0x96)
 %line 3069+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpternlogd zmm3, zmm29, zmm31, 150
 ; A9 = A9 ^ T2
 %line 3070+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm3, zmm3, zmm17
+	vpxord zmm3, zmm3, zmm16
 ; T6 = shuffle128(A9, ZERO, 0x0e)
 %line 3071+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm5, zmm3, zmm13, 14
+	vshufi32x4 zmm5, zmm3, zmm8, 14
 ; T7 = shuffle128(ZERO, A9, 0x40)
 %line 3072+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm4, zmm13, zmm3, 64
+	vshufi32x4 zmm4, zmm8, zmm3, 64
 ; A8 = ternlog(A8, A18, A17, 0x96)
 %line 3073+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpternlogd zmm2, zmm29, zmm19, 150
 ; A8 = ternlog(A8, T2, T4, 0x96)
 %line 3074+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm17, zmm7, 150
+	vpternlogd zmm2, zmm16, zmm7, 150
 ; T8 = shuffle128(A8, ZERO, 0x0e)
 %line 3075+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm3, zmm2, zmm13, 14
+	vshufi32x4 zmm3, zmm2, zmm8, 14
 ; T9 = shuffle128(ZERO, A8, 0x40)
 %line 3076+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm2, zmm13, zmm2, 64
+	vshufi32x4 zmm2, zmm8, zmm2, 64
 ; A7 = ternlog(A7, A17, A16, 0x96)
 %line 3077+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpternlogd zmm1, zmm19, zmm20, 150
@@ -8993,10 +8999,10 @@ align 32
 	vpxord zmm0, zmm1, zmm5
 ; T10 = shuffle128(A7, ZERO, 0x0e)
 %line 3080+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm0, zmm13, 14
+	vshufi32x4 zmm1, zmm0, zmm8, 14
 ; T11 = shuffle128(ZERO, A7, 0x40)
 %line 3081+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm13, zmm0, 64
+	vshufi32x4 zmm0, zmm8, zmm0, 64
 ; A6 = ternlog(A6, A18, A16, 0x96)
 %line 3082+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpternlogd zmm22, zmm29, zmm20, 150
@@ -9005,13 +9011,13 @@ align 32
 	vpternlogd zmm22, zmm18, zmm31, 150
 ; A6 = ternlog(A6, T2, T6, 0x96)
 %line 3084+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm17, zmm5, 150
+	vpternlogd zmm22, zmm16, zmm5, 150
 ; A6 = A6 ^ T8
 %line 3085+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpxord zmm22, zmm22, zmm3
 ; T12 = shuffle128(A6, ZERO, 0x0e)
 %line 3086+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm31, zmm22, zmm13, 14
+	vshufi32x4 zmm31, zmm22, zmm8, 14
 ; A5 = ternlog(A5, A18, A17, 0x96)
 %line 3087+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpternlogd zmm23, zmm29, zmm19, 150
@@ -9020,8 +9026,7 @@ align 32
 	vpternlogd zmm23, zmm18, zmm21, 150
 ; A5 = ternlog(A5, T1, T2, 0x96)
 %line 3089+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm29, [rsp + 512]
-	vpternlogd zmm23, zmm29, zmm17, 150
+	vpternlogd zmm23, zmm17, zmm16, 150
 ; A5 = ternlog(A5, T4, T8, 0x96)
 %line 3090+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpternlogd zmm23, zmm7, zmm3, 150
@@ -9030,31 +9035,31 @@ align 32
 	vpxord zmm23, zmm23, zmm1
 ; A4 = ternlog(A4, A17, A16, 0x96)
 %line 3092+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm27, zmm19, zmm20, 150
+	vpternlogd zmm28, zmm19, zmm20, 150
 ; A4 = ternlog(A4, A14, A13, 0x96)
 %line 3093+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm27, zmm21, zmm30, 150
+	vpternlogd zmm28, zmm21, zmm30, 150
 ; A4 = ternlog(A4, T3, T4, 0x96)
 %line 3094+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm27, zmm8, zmm7, 150
+	vpternlogd zmm28, zmm14, zmm7, 150
 ; A4 = ternlog(A4, T6, T10, 0x96)
 %line 3095+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm27, zmm5, zmm1, 150
+	vpternlogd zmm28, zmm5, zmm1, 150
 ; A4 = A4 ^ T12
 %line 3096+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm27, zmm27, zmm31
+	vpxord zmm28, zmm28, zmm31
 ; A3 = ternlog(A3, A16, A15, 0x96)
 %line 3097+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm28, zmm20, zmm18, 150
+	vpternlogd zmm27, zmm20, zmm18, 150
 ; A3 = ternlog(A3, A13, T5, 0x96)
 %line 3098+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm28, zmm30, zmm6, 150
+	vpternlogd zmm27, zmm30, zmm6, 150
 ; A3 = ternlog(A3, T6, T8, 0x96)
 %line 3099+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm28, zmm5, zmm3, 150
+	vpternlogd zmm27, zmm5, zmm3, 150
 ; A3 = A3 ^ T12
 %line 3100+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm28, zmm28, zmm31
+	vpxord zmm27, zmm27, zmm31
 ; A2 = ternlog(A2, A15, A14, 0x96)
 %line 3101+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpternlogd zmm26, zmm18, zmm21, 150
@@ -9084,10 +9089,10 @@ align 32
 	vshufi32x4 zmm0, zmm24, zmm25, 136
 ; Z1 = shuffle128(A2, A3, 0x88)
 %line 3112+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm26, zmm28, 136
+	vshufi32x4 zmm1, zmm26, zmm27, 136
 ; Z2 = shuffle128(A4, A5, 0x88)
 %line 3113+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm2, zmm27, zmm23, 136
+	vshufi32x4 zmm2, zmm28, zmm23, 136
 ; Z3 = shuffle128(A6, A6, 0x00)
 %line 3114+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vshufi32x4 zmm3, zmm22, zmm22, 0
@@ -9159,7 +9164,7 @@ align 32
 	vpsrld zmm0, zmm0, 31
 ; 16x DM = ZERO - DM
 %line 3139+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpsubd zmm5, zmm13, zmm0
+	vpsubd zmm5, zmm8, zmm0
 ; Y256 = extract256(DM, 1)
 %line 3141+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vextracti64x4 ymm0, zmm5, 1
@@ -9222,25 +9227,26 @@ align 32
 	vpermt2d zmm1, zmm0, zmm5
 ; A0 = F0 & G
 %line 3164+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm3, zmm11, zmm1
+	vpandd zmm3, zmm9, zmm1
 ; A1 = F1 & G
 %line 3165+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm4, zmm9, zmm1
+	vpandd zmm4, zmm10, zmm1
 ; A2 = F2 & G
 %line 3166+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm6, zmm10, zmm1
+	vpandd zmm6, zmm11, zmm1
 ; A3 = F3 & G
 %line 3167+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm7, zmm15, zmm1
+	vpandd zmm7, zmm12, zmm1
 ; A4 = F4 & G
 %line 3168+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm8, zmm14, zmm1
+	vpandd zmm14, zmm13, zmm1
 ; A5 = F5 & G
 %line 3169+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm2, zmm12, zmm1
+	vpandd zmm2, zmm15, zmm1
 ; A6 = F6 & G
 %line 3170+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm17, zmm16, zmm1
+	vmovdqu64 zmm17, [rsp + 576]
+	vpandd zmm16, zmm17, zmm1
 ; IX = mem512[GI1]
 %line 3171+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel GI1]
@@ -9252,25 +9258,25 @@ align 32
 	vpermt2d zmm1, zmm0, zmm5
 ; A1 = ternlog(A1, F0, G, 0x78)
 %line 3174+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm11, zmm1, 120
+	vpternlogd zmm4, zmm9, zmm1, 120
 ; A2 = ternlog(A2, F1, G, 0x78)
 %line 3175+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm6, zmm9, zmm1, 120
+	vpternlogd zmm6, zmm10, zmm1, 120
 ; A3 = ternlog(A3, F2, G, 0x78)
 %line 3176+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm7, zmm10, zmm1, 120
+	vpternlogd zmm7, zmm11, zmm1, 120
 ; A4 = ternlog(A4, F3, G, 0x78)
 %line 3177+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm8, zmm15, zmm1, 120
+	vpternlogd zmm14, zmm12, zmm1, 120
 ; A5 = ternlog(A5, F4, G, 0x78)
 %line 3178+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm14, zmm1, 120
+	vpternlogd zmm2, zmm13, zmm1, 120
 ; A6 = ternlog(A6, F5, G, 0x78)
 %line 3179+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm12, zmm1, 120
+	vpternlogd zmm16, zmm15, zmm1, 120
 ; A7 = F6 & G
 %line 3180+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm18, zmm16, zmm1
+	vpandd zmm18, zmm17, zmm1
 ; IX = mem512[GI2]
 %line 3181+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel GI2]
@@ -9282,25 +9288,25 @@ align 32
 	vpermt2d zmm1, zmm0, zmm5
 ; A2 = ternlog(A2, F0, G, 0x78)
 %line 3184+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm6, zmm11, zmm1, 120
+	vpternlogd zmm6, zmm9, zmm1, 120
 ; A3 = ternlog(A3, F1, G, 0x78)
 %line 3185+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm7, zmm9, zmm1, 120
+	vpternlogd zmm7, zmm10, zmm1, 120
 ; A4 = ternlog(A4, F2, G, 0x78)
 %line 3186+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm8, zmm10, zmm1, 120
+	vpternlogd zmm14, zmm11, zmm1, 120
 ; A5 = ternlog(A5, F3, G, 0x78)
 %line 3187+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm15, zmm1, 120
+	vpternlogd zmm2, zmm12, zmm1, 120
 ; A6 = ternlog(A6, F4, G, 0x78)
 %line 3188+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm14, zmm1, 120
+	vpternlogd zmm16, zmm13, zmm1, 120
 ; A7 = ternlog(A7, F5, G, 0x78)
 %line 3189+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm12, zmm1, 120
+	vpternlogd zmm18, zmm15, zmm1, 120
 ; A8 = F6 & G
 %line 3190+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm19, zmm16, zmm1
+	vpandd zmm19, zmm17, zmm1
 ; IX = mem512[GI3]
 %line 3191+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel GI3]
@@ -9312,25 +9318,25 @@ align 32
 	vpermt2d zmm1, zmm0, zmm5
 ; A3 = ternlog(A3, F0, G, 0x78)
 %line 3194+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm7, zmm11, zmm1, 120
+	vpternlogd zmm7, zmm9, zmm1, 120
 ; A4 = ternlog(A4, F1, G, 0x78)
 %line 3195+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm8, zmm9, zmm1, 120
+	vpternlogd zmm14, zmm10, zmm1, 120
 ; A5 = ternlog(A5, F2, G, 0x78)
 %line 3196+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm10, zmm1, 120
+	vpternlogd zmm2, zmm11, zmm1, 120
 ; A6 = ternlog(A6, F3, G, 0x78)
 %line 3197+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm15, zmm1, 120
+	vpternlogd zmm16, zmm12, zmm1, 120
 ; A7 = ternlog(A7, F4, G, 0x78)
 %line 3198+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm14, zmm1, 120
+	vpternlogd zmm18, zmm13, zmm1, 120
 ; A8 = ternlog(A8, F5, G, 0x78)
 %line 3199+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm12, zmm1, 120
+	vpternlogd zmm19, zmm15, zmm1, 120
 ; A9 = F6 & G
 %line 3200+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm20, zmm16, zmm1
+	vpandd zmm20, zmm17, zmm1
 ; IX = mem512[GI4]
 %line 3201+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel GI4]
@@ -9342,25 +9348,25 @@ align 32
 	vpermt2d zmm1, zmm0, zmm5
 ; A4 = ternlog(A4, F0, G, 0x78)
 %line 3204+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm8, zmm11, zmm1, 120
+	vpternlogd zmm14, zmm9, zmm1, 120
 ; A5 = ternlog(A5, F1, G, 0x78)
 %line 3205+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm9, zmm1, 120
+	vpternlogd zmm2, zmm10, zmm1, 120
 ; A6 = ternlog(A6, F2, G, 0x78)
 %line 3206+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm10, zmm1, 120
+	vpternlogd zmm16, zmm11, zmm1, 120
 ; A7 = ternlog(A7, F3, G, 0x78)
 %line 3207+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm15, zmm1, 120
+	vpternlogd zmm18, zmm12, zmm1, 120
 ; A8 = ternlog(A8, F4, G, 0x78)
 %line 3208+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm14, zmm1, 120
+	vpternlogd zmm19, zmm13, zmm1, 120
 ; A9 = ternlog(A9, F5, G, 0x78)
 %line 3209+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm12, zmm1, 120
+	vpternlogd zmm20, zmm15, zmm1, 120
 ; A10 = F6 & G
 %line 3210+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm21, zmm16, zmm1
+	vpandd zmm21, zmm17, zmm1
 ; IX = mem512[GI5]
 %line 3211+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel GI5]
@@ -9372,25 +9378,25 @@ align 32
 	vpermt2d zmm1, zmm0, zmm5
 ; A5 = ternlog(A5, F0, G, 0x78)
 %line 3214+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm11, zmm1, 120
+	vpternlogd zmm2, zmm9, zmm1, 120
 ; A6 = ternlog(A6, F1, G, 0x78)
 %line 3215+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm9, zmm1, 120
+	vpternlogd zmm16, zmm10, zmm1, 120
 ; A7 = ternlog(A7, F2, G, 0x78)
 %line 3216+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm10, zmm1, 120
+	vpternlogd zmm18, zmm11, zmm1, 120
 ; A8 = ternlog(A8, F3, G, 0x78)
 %line 3217+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm15, zmm1, 120
+	vpternlogd zmm19, zmm12, zmm1, 120
 ; A9 = ternlog(A9, F4, G, 0x78)
 %line 3218+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm14, zmm1, 120
+	vpternlogd zmm20, zmm13, zmm1, 120
 ; A10 = ternlog(A10, F5, G, 0x78)
 %line 3219+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm12, zmm1, 120
+	vpternlogd zmm21, zmm15, zmm1, 120
 ; A11 = F6 & G
 %line 3220+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm22, zmm16, zmm1
+	vpandd zmm22, zmm17, zmm1
 ; IX = mem512[GI6]
 %line 3221+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel GI6]
@@ -9402,25 +9408,25 @@ align 32
 	vpermt2d zmm1, zmm0, zmm5
 ; A6 = ternlog(A6, F0, G, 0x78)
 %line 3224+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm11, zmm1, 120
+	vpternlogd zmm16, zmm9, zmm1, 120
 ; A7 = ternlog(A7, F1, G, 0x78)
 %line 3225+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm9, zmm1, 120
+	vpternlogd zmm18, zmm10, zmm1, 120
 ; A8 = ternlog(A8, F2, G, 0x78)
 %line 3226+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm10, zmm1, 120
+	vpternlogd zmm19, zmm11, zmm1, 120
 ; A9 = ternlog(A9, F3, G, 0x78)
 %line 3227+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm15, zmm1, 120
+	vpternlogd zmm20, zmm12, zmm1, 120
 ; A10 = ternlog(A10, F4, G, 0x78)
 %line 3228+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm14, zmm1, 120
+	vpternlogd zmm21, zmm13, zmm1, 120
 ; A11 = ternlog(A11, F5, G, 0x78)
 %line 3229+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm12, zmm1, 120
+	vpternlogd zmm22, zmm15, zmm1, 120
 ; A12 = F6 & G
 %line 3230+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm23, zmm16, zmm1
+	vpandd zmm23, zmm17, zmm1
 ; IX = mem512[GI7]
 %line 3231+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel GI7]
@@ -9432,25 +9438,25 @@ align 32
 	vpermt2d zmm1, zmm0, zmm5
 ; A7 = ternlog(A7, F0, G, 0x78)
 %line 3234+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm11, zmm1, 120
+	vpternlogd zmm18, zmm9, zmm1, 120
 ; A8 = ternlog(A8, F1, G, 0x78)
 %line 3235+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm9, zmm1, 120
+	vpternlogd zmm19, zmm10, zmm1, 120
 ; A9 = ternlog(A9, F2, G, 0x78)
 %line 3236+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm10, zmm1, 120
+	vpternlogd zmm20, zmm11, zmm1, 120
 ; A10 = ternlog(A10, F3, G, 0x78)
 %line 3237+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm15, zmm1, 120
+	vpternlogd zmm21, zmm12, zmm1, 120
 ; A11 = ternlog(A11, F4, G, 0x78)
 %line 3238+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm14, zmm1, 120
+	vpternlogd zmm22, zmm13, zmm1, 120
 ; A12 = ternlog(A12, F5, G, 0x78)
 %line 3239+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm12, zmm1, 120
+	vpternlogd zmm23, zmm15, zmm1, 120
 ; A13 = F6 & G
 %line 3240+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm24, zmm16, zmm1
+	vpandd zmm24, zmm17, zmm1
 ; IX = mem512[GI8]
 %line 3241+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel GI8]
@@ -9462,25 +9468,25 @@ align 32
 	vpermt2d zmm1, zmm0, zmm5
 ; A8 = ternlog(A8, F0, G, 0x78)
 %line 3244+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm11, zmm1, 120
+	vpternlogd zmm19, zmm9, zmm1, 120
 ; A9 = ternlog(A9, F1, G, 0x78)
 %line 3245+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm9, zmm1, 120
+	vpternlogd zmm20, zmm10, zmm1, 120
 ; A10 = ternlog(A10, F2, G, 0x78)
 %line 3246+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm10, zmm1, 120
+	vpternlogd zmm21, zmm11, zmm1, 120
 ; A11 = ternlog(A11, F3, G, 0x78)
 %line 3247+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm15, zmm1, 120
+	vpternlogd zmm22, zmm12, zmm1, 120
 ; A12 = ternlog(A12, F4, G, 0x78)
 %line 3248+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm14, zmm1, 120
+	vpternlogd zmm23, zmm13, zmm1, 120
 ; A13 = ternlog(A13, F5, G, 0x78)
 %line 3249+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm24, zmm12, zmm1, 120
+	vpternlogd zmm24, zmm15, zmm1, 120
 ; A14 = F6 & G
 %line 3250+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm25, zmm16, zmm1
+	vpandd zmm25, zmm17, zmm1
 ; IX = mem512[GI9]
 %line 3251+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel GI9]
@@ -9492,25 +9498,25 @@ align 32
 	vpermt2d zmm1, zmm0, zmm5
 ; A9 = ternlog(A9, F0, G, 0x78)
 %line 3254+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm11, zmm1, 120
+	vpternlogd zmm20, zmm9, zmm1, 120
 ; A10 = ternlog(A10, F1, G, 0x78)
 %line 3255+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm9, zmm1, 120
+	vpternlogd zmm21, zmm10, zmm1, 120
 ; A11 = ternlog(A11, F2, G, 0x78)
 %line 3256+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm10, zmm1, 120
+	vpternlogd zmm22, zmm11, zmm1, 120
 ; A12 = ternlog(A12, F3, G, 0x78)
 %line 3257+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm15, zmm1, 120
+	vpternlogd zmm23, zmm12, zmm1, 120
 ; A13 = ternlog(A13, F4, G, 0x78)
 %line 3258+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm24, zmm14, zmm1, 120
+	vpternlogd zmm24, zmm13, zmm1, 120
 ; A14 = ternlog(A14, F5, G, 0x78)
 %line 3259+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm25, zmm12, zmm1, 120
+	vpternlogd zmm25, zmm15, zmm1, 120
 ; A15 = F6 & G
 %line 3260+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm26, zmm16, zmm1
+	vpandd zmm26, zmm17, zmm1
 ; IX = mem512[GI10]
 %line 3261+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel GI10]
@@ -9522,25 +9528,25 @@ align 32
 	vpermt2d zmm1, zmm0, zmm5
 ; A10 = ternlog(A10, F0, G, 0x78)
 %line 3264+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm11, zmm1, 120
+	vpternlogd zmm21, zmm9, zmm1, 120
 ; A11 = ternlog(A11, F1, G, 0x78)
 %line 3265+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm9, zmm1, 120
+	vpternlogd zmm22, zmm10, zmm1, 120
 ; A12 = ternlog(A12, F2, G, 0x78)
 %line 3266+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm10, zmm1, 120
+	vpternlogd zmm23, zmm11, zmm1, 120
 ; A13 = ternlog(A13, F3, G, 0x78)
 %line 3267+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm24, zmm15, zmm1, 120
+	vpternlogd zmm24, zmm12, zmm1, 120
 ; A14 = ternlog(A14, F4, G, 0x78)
 %line 3268+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm25, zmm14, zmm1, 120
+	vpternlogd zmm25, zmm13, zmm1, 120
 ; A15 = ternlog(A15, F5, G, 0x78)
 %line 3269+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm26, zmm12, zmm1, 120
+	vpternlogd zmm26, zmm15, zmm1, 120
 ; A16 = F6 & G
 %line 3270+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm27, zmm16, zmm1
+	vpandd zmm27, zmm17, zmm1
 ; IX = mem512[GI11]
 %line 3271+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel GI11]
@@ -9552,25 +9558,25 @@ align 32
 	vpermt2d zmm1, zmm0, zmm5
 ; A11 = ternlog(A11, F0, G, 0x78)
 %line 3274+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm11, zmm1, 120
+	vpternlogd zmm22, zmm9, zmm1, 120
 ; A12 = ternlog(A12, F1, G, 0x78)
 %line 3275+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm9, zmm1, 120
+	vpternlogd zmm23, zmm10, zmm1, 120
 ; A13 = ternlog(A13, F2, G, 0x78)
 %line 3276+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm24, zmm10, zmm1, 120
+	vpternlogd zmm24, zmm11, zmm1, 120
 ; A14 = ternlog(A14, F3, G, 0x78)
 %line 3277+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm25, zmm15, zmm1, 120
+	vpternlogd zmm25, zmm12, zmm1, 120
 ; A15 = ternlog(A15, F4, G, 0x78)
 %line 3278+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm26, zmm14, zmm1, 120
+	vpternlogd zmm26, zmm13, zmm1, 120
 ; A16 = ternlog(A16, F5, G, 0x78)
 %line 3279+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm27, zmm12, zmm1, 120
+	vpternlogd zmm27, zmm15, zmm1, 120
 ; A17 = F6 & G
 %line 3280+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm28, zmm16, zmm1
+	vpandd zmm28, zmm17, zmm1
 ; IX = mem512[GI12]
 %line 3281+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel GI12]
@@ -9582,25 +9588,26 @@ align 32
 	vpermt2d zmm1, zmm0, zmm5
 ; A12 = ternlog(A12, F0, G, 0x78)
 %line 3284+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm11, zmm1, 120
+	vpternlogd zmm23, zmm9, zmm1, 120
 ; A13 = ternlog(A13, F1, G, 0x78)
 %line 3285+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm24, zmm9, zmm1, 120
+	vpternlogd zmm24, zmm10, zmm1, 120
 ; A14 = ternlog(A14, F2, G, 0x78)
 %line 3286+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm25, zmm10, zmm1, 120
+	vpternlogd zmm25, zmm11, zmm1, 120
 ; A15 = ternlog(A15, F3, G, 0x78)
 %line 3287+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm26, zmm15, zmm1, 120
+	vpternlogd zmm26, zmm12, zmm1, 120
 ; A16 = ternlog(A16, F4, G, 0x78)
 %line 3288+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm27, zmm14, zmm1, 120
+	vpternlogd zmm27, zmm13, zmm1, 120
 ; A17 = ternlog(A17, F5, G, 0x78)
 %line 3289+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm28, zmm12, zmm1, 120
+	vpternlogd zmm28, zmm15, zmm1, 120
 ; A18 = F6 & G
 %line 3290+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm10, zmm16, zmm1
+	vmovdqu64 [rsp + 512], zmm15
+	vpandd zmm15, zmm17, zmm1
 ; 8x UP = up
 %line 3292+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpbroadcastq zmm0, r9
@@ -9618,570 +9625,557 @@ align 32
 	vmovdqu64 zmm1, [rel CME]
 ; K = K | UP
 %line 3297+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpord zmm5, zmm1, zmm0
+	vpord zmm1, zmm1, zmm0
 ; T0 = shuffle128(A12, ZERO, 0x0e)
 %line 3298+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm23, zmm13, 14
+	vshufi32x4 zmm17, zmm23, zmm8, 14
 ; T1 = shuffle128(ZERO, A12, 0x40)
 %line 3299+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm12, zmm13, zmm23, 64
+	vshufi32x4 zmm5, zmm8, zmm23, 64
 ; T2 = shuffle128(A11, ZERO, 0x0e)
 %line 3300+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm14, zmm22, zmm13, 14
+	vshufi32x4 zmm23, zmm22, zmm8, 14
 ; T3 = shuffle128(ZERO, A11, 0x40)
 %line 3301+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm15, zmm13, zmm22, 64
+	vshufi32x4 zmm22, zmm8, zmm22, 64
 ; A10 = A10 ^ T0
 %line 3302+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm21, zmm21, zmm0
+	vpxord zmm21, zmm21, zmm17
 ; T4 = shuffle128(A10, ZERO, 0x0e)
 %line 3303+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm16, zmm21, zmm13, 14
+	vshufi32x4 zmm29, zmm21, zmm8, 14
 ; T5 = shuffle128(ZERO, A10, 0x40)
 %line 3304+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm11, zmm13, zmm21, 64
+	vshufi32x4 zmm21, zmm8, zmm21, 64
 ; A9 = ternlog(A9, A18, T0, 0x96)
 %line 3305+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm10, zmm0, 150
+	vpternlogd zmm20, zmm15, zmm17, 150
 ; A9 = A9 ^ T2
 %line 3306+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm20, zmm20, zmm14
+	vpxord zmm20, zmm20, zmm23
 ; T6 = shuffle128(A9, ZERO, 0x0e)
 %line 3307+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm21, zmm20, zmm13, 14
+	vshufi32x4 zmm30, zmm20, zmm8, 14
 ; T7 = shuffle128(ZERO, A9, 0x40)
 %line 3308+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm20, zmm13, zmm20, 64
+	vshufi32x4 zmm20, zmm8, zmm20, 64
 ; A8 = ternlog(A8, A18, A17, 0x96)
 %line 3309+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm10, zmm28, 150
+	vpternlogd zmm19, zmm15, zmm28, 150
 ; A8 = ternlog(A8, T2, T4, 0x96)
 %line 3310+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm14, zmm16, 150
+	vpternlogd zmm19, zmm23, zmm29, 150
 ; T8 = shuffle128(A8, ZERO, 0x0e)
 %line 3311+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm9, zmm19, zmm13, 14
+	vshufi32x4 zmm0, zmm19, zmm8, 14
 ; T9 = shuffle128(ZERO, A8, 0x40)
 %line 3312+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm19, zmm13, zmm19, 64
+	vshufi32x4 zmm19, zmm8, zmm19, 64
 ; A7 = ternlog(A7, A17, A16, 0x96)
 %line 3313+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpternlogd zmm18, zmm28, zmm27, 150
 ; A7 = ternlog(A7, T0, T4, 0x96)
 %line 3314+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm0, zmm16, 150
+	vpternlogd zmm18, zmm17, zmm29, 150
 ; A7 = A7 ^ T6
 %line 3315+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm18, zmm18, zmm21
+	vpxord zmm18, zmm18, zmm30
 ; T10 = shuffle128(A7, ZERO, 0x0e)
 %line 3316+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm22, zmm18, zmm13, 14
+	vshufi32x4 zmm31, zmm18, zmm8, 14
 ; T11 = shuffle128(ZERO, A7, 0x40)
 %line 3317+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm13, zmm18, 64
+	vshufi32x4 zmm18, zmm8, zmm18, 64
 ; A6 = ternlog(A6, A18, A16, 0x96)
 %line 3318+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm10, zmm27, 150
+	vpternlogd zmm16, zmm15, zmm27, 150
 ; A6 = ternlog(A6, A15, T0, 0x96)
 %line 3319+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm26, zmm0, 150
+	vpternlogd zmm16, zmm26, zmm17, 150
 ; A6 = ternlog(A6, T2, T6, 0x96)
 %line 3320+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm14, zmm21, 150
+	vpternlogd zmm16, zmm23, zmm30, 150
 ; A6 = A6 ^ T8
 %line 3321+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm17, zmm17, zmm9
+	vpxord zmm16, zmm16, zmm0
 ; T12 = shuffle128(A6, ZERO, 0x0e)
 %line 3322+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm17, zmm13, 14
+	vshufi32x4 zmm17, zmm16, zmm8, 14
 ; A5 = ternlog(A5, A18, A17, 0x96)
 %line 3323+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm10, zmm28, 150
+	vpternlogd zmm2, zmm15, zmm28, 150
 ; A5 = ternlog(A5, A15, A14, 0x96)
 %line 3324+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpternlogd zmm2, zmm26, zmm25, 150
 ; A5 = ternlog(A5, T1, T2, 0x96)
 %line 3325+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm12, zmm14, 150
+	vpternlogd zmm2, zmm5, zmm23, 150
 ; A5 = ternlog(A5, T4, T8, 0x96)
 %line 3326+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm16, zmm9, 150
+	vpternlogd zmm2, zmm29, zmm0, 150
 ; A5 = A5 ^ T10
 %line 3327+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm10, zmm2, zmm22
+	vpxord zmm2, zmm2, zmm31
 ; A4 = ternlog(A4, A17, A16, 0x96)
 %line 3328+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm8, zmm28, zmm27, 150
+	vpternlogd zmm14, zmm28, zmm27, 150
 ; A4 = ternlog(A4, A14, A13, 0x96)
 %line 3329+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm8, zmm25, zmm24, 150
+	vpternlogd zmm14, zmm25, zmm24, 150
 ; A4 = ternlog(A4, T3, T4, 0x96)
 %line 3330+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm8, zmm15, zmm16, 150
+	vpternlogd zmm14, zmm22, zmm29, 150
 ; A4 = ternlog(A4, T6, T10, 0x96)
 %line 3331+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm8, zmm21, zmm22, 150
+	vpternlogd zmm14, zmm30, zmm31, 150
 ; A4 = A4 ^ T12
 %line 3332+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm8, zmm8, zmm0
+	vpxord zmm14, zmm14, zmm17
 ; A3 = ternlog(A3, A16, A15, 0x96)
 %line 3333+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpternlogd zmm7, zmm27, zmm26, 150
 ; A3 = ternlog(A3, A13, T5, 0x96)
 %line 3334+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm7, zmm24, zmm11, 150
+	vpternlogd zmm7, zmm24, zmm21, 150
 ; A3 = ternlog(A3, T6, T8, 0x96)
 %line 3335+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm7, zmm21, zmm9, 150
+	vpternlogd zmm7, zmm30, zmm0, 150
 ; A3 = A3 ^ T12
 %line 3336+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm7, zmm7, zmm0
+	vpxord zmm7, zmm7, zmm17
 ; A2 = ternlog(A2, A15, A14, 0x96)
 %line 3337+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpternlogd zmm6, zmm26, zmm25, 150
 ; A2 = ternlog(A2, T7, T8, 0x96)
 %line 3338+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm6, zmm20, zmm9, 150
+	vpternlogd zmm6, zmm20, zmm0, 150
 ; A2 = A2 ^ T10
 %line 3339+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm6, zmm6, zmm22
+	vpxord zmm6, zmm6, zmm31
 ; A1 = ternlog(A1, A14, A13, 0x96)
 %line 3340+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpternlogd zmm4, zmm25, zmm24, 150
 ; A1 = ternlog(A1, T9, T10, 0x96)
 %line 3341+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm19, zmm22, 150
+	vpternlogd zmm4, zmm19, zmm31, 150
 ; A1 = A1 ^ T12
 %line 3342+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm4, zmm4, zmm0
+	vpxord zmm4, zmm4, zmm17
 ; A0 = ternlog(A0, A13, T11, 0x96)
 %line 3343+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm24, zmm1, 150
+	vpternlogd zmm3, zmm24, zmm18, 150
 ; A0 = A0 ^ T12
 %line 3344+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm3, zmm3, zmm0
-; F0 = mem512[vp + 0]
-%line 3346+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rax]
+	vpxord zmm3, zmm3, zmm17
 ; X = shuffle128(A0, A0, 0xb1)
-%line 3347+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm2, zmm3, zmm3, 177
+%line 3346+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vshufi32x4 zmm5, zmm3, zmm3, 177
 ; X = ternlog(X, A0, mem512[CME], 0x28)
-%line 3348+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm3, [rel CME], 40
+%line 3347+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm5, zmm3, [rel CME], 40
 ; IY = mem512[CIY]
-%line 3349+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3348+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel CIY]
 ; Y = ZERO
-%line 3350+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqa64 zmm3, zmm13
+%line 3349+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqa64 zmm3, zmm8
 ; Y = permute2x64(Y, IY, F0)
-%line 3351+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpermt2q zmm3, zmm0, zmm1
+%line 3350+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpermt2q zmm3, zmm0, zmm9
 ; F0 = ternlog(F0, Y, K, 0xd8)
-%line 3352+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm3, zmm5, 216
+%line 3351+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm9, zmm3, zmm1, 216
 ; Y = unpackhi64(F0, ZERO)
-%line 3353+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpunpckhqdq zmm0, zmm1, zmm13
+%line 3352+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpunpckhqdq zmm0, zmm9, zmm8
 ; 8x Y = Y << 63
-%line 3354+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3353+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpsllq zmm0, zmm0, 63
 ; 8x F0 = F0 >> 1
-%line 3355+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpsrlq zmm1, zmm1, 1
+%line 3354+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpsrlq zmm9, zmm9, 1
 ; F0 = ternlog(F0, Y, X, 0xfe)
-%line 3356+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm0, zmm2, 254
-; mem512[vp + 0] = F0
-%line 3357+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 [rax], zmm1
-; F1 = mem512[vp + 64]
-%line 3358+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rax + 64]
+%line 3355+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm9, zmm0, zmm5, 254
 ; X = shuffle128(A1, A1, 0xb1)
-%line 3359+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm4, zmm4, 177
+%line 3356+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vshufi32x4 zmm0, zmm4, zmm4, 177
 ; X = ternlog(X, A1, mem512[CME], 0x28)
-%line 3360+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm4, [rel CME], 40
+%line 3357+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm0, zmm4, [rel CME], 40
 ; IY = mem512[CIY]
-%line 3361+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm2, [rel CIY]
+%line 3358+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqu64 zmm3, [rel CIY]
 ; Y = ZERO
-%line 3362+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqa64 zmm3, zmm13
+%line 3359+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqa64 zmm4, zmm8
 ; Y = permute2x64(Y, IY, F1)
-%line 3363+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpermt2q zmm3, zmm2, zmm0
+%line 3360+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpermt2q zmm4, zmm3, zmm10
 ; F1 = ternlog(F1, Y, K, 0xd8)
-%line 3364+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm3, zmm5, 216
+%line 3361+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm10, zmm4, zmm1, 216
 ; Y = unpackhi64(F1, ZERO)
-%line 3365+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpunpckhqdq zmm2, zmm0, zmm13
+%line 3362+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpunpckhqdq zmm3, zmm10, zmm8
 ; 8x Y = Y << 63
-%line 3366+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpsllq zmm2, zmm2, 63
+%line 3363+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpsllq zmm3, zmm3, 63
 ; 8x F1 = F1 >> 1
-%line 3367+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpsrlq zmm0, zmm0, 1
+%line 3364+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpsrlq zmm10, zmm10, 1
 ; F1 = ternlog(F1, Y, X, 0xfe)
-%line 3368+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm2, zmm1, 254
-; mem512[vp + 64] = F1
-%line 3369+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 [rax + 64], zmm0
-; F2 = mem512[vp + 128]
-%line 3370+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rax + 128]
+%line 3365+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm10, zmm3, zmm0, 254
 ; X = shuffle128(A2, A2, 0xb1)
-%line 3371+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm6, zmm6, 177
+%line 3366+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vshufi32x4 zmm0, zmm6, zmm6, 177
 ; X = ternlog(X, A2, mem512[CME], 0x28)
-%line 3372+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm6, [rel CME], 40
+%line 3367+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm0, zmm6, [rel CME], 40
 ; IY = mem512[CIY]
-%line 3373+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm2, [rel CIY]
+%line 3368+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqu64 zmm3, [rel CIY]
 ; Y = ZERO
-%line 3374+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqa64 zmm3, zmm13
+%line 3369+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqa64 zmm4, zmm8
 ; Y = permute2x64(Y, IY, F2)
-%line 3375+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpermt2q zmm3, zmm2, zmm0
+%line 3370+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpermt2q zmm4, zmm3, zmm11
 ; F2 = ternlog(F2, Y, K, 0xd8)
-%line 3376+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm3, zmm5, 216
+%line 3371+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm11, zmm4, zmm1, 216
 ; Y = unpackhi64(F2, ZERO)
-%line 3377+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpunpckhqdq zmm2, zmm0, zmm13
+%line 3372+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpunpckhqdq zmm3, zmm11, zmm8
 ; 8x Y = Y << 63
-%line 3378+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpsllq zmm2, zmm2, 63
+%line 3373+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpsllq zmm3, zmm3, 63
 ; 8x F2 = F2 >> 1
-%line 3379+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpsrlq zmm0, zmm0, 1
+%line 3374+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpsrlq zmm11, zmm11, 1
 ; F2 = ternlog(F2, Y, X, 0xfe)
-%line 3380+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm2, zmm1, 254
-; mem512[vp + 128] = F2
-%line 3381+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 [rax + 128], zmm0
-; F3 = mem512[vp + 192]
-%line 3382+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rax + 192]
+%line 3375+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm11, zmm3, zmm0, 254
 ; X = shuffle128(A3, A3, 0xb1)
-%line 3383+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm7, zmm7, 177
+%line 3376+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vshufi32x4 zmm0, zmm7, zmm7, 177
 ; X = ternlog(X, A3, mem512[CME], 0x28)
-%line 3384+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm7, [rel CME], 40
+%line 3377+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm0, zmm7, [rel CME], 40
 ; IY = mem512[CIY]
-%line 3385+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm2, [rel CIY]
+%line 3378+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqu64 zmm3, [rel CIY]
 ; Y = ZERO
-%line 3386+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqa64 zmm3, zmm13
+%line 3379+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqa64 zmm4, zmm8
 ; Y = permute2x64(Y, IY, F3)
-%line 3387+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpermt2q zmm3, zmm2, zmm0
+%line 3380+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpermt2q zmm4, zmm3, zmm12
 ; F3 = ternlog(F3, Y, K, 0xd8)
-%line 3388+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm3, zmm5, 216
+%line 3381+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm12, zmm4, zmm1, 216
 ; Y = unpackhi64(F3, ZERO)
-%line 3389+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpunpckhqdq zmm2, zmm0, zmm13
+%line 3382+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpunpckhqdq zmm3, zmm12, zmm8
 ; 8x Y = Y << 63
-%line 3390+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpsllq zmm2, zmm2, 63
+%line 3383+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpsllq zmm3, zmm3, 63
 ; 8x F3 = F3 >> 1
-%line 3391+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpsrlq zmm0, zmm0, 1
+%line 3384+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpsrlq zmm12, zmm12, 1
 ; F3 = ternlog(F3, Y, X, 0xfe)
-%line 3392+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm2, zmm1, 254
-; mem512[vp + 192] = F3
-%line 3393+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 [rax + 192], zmm0
-; F4 = mem512[vp + 256]
-%line 3394+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rax + 256]
+%line 3385+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm12, zmm3, zmm0, 254
 ; X = shuffle128(A4, A4, 0xb1)
-%line 3395+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm8, zmm8, 177
+%line 3386+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vshufi32x4 zmm0, zmm14, zmm14, 177
 ; X = ternlog(X, A4, mem512[CME], 0x28)
-%line 3396+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm8, [rel CME], 40
+%line 3387+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm0, zmm14, [rel CME], 40
 ; IY = mem512[CIY]
-%line 3397+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm2, [rel CIY]
+%line 3388+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqu64 zmm3, [rel CIY]
 ; Y = ZERO
-%line 3398+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqa64 zmm3, zmm13
+%line 3389+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqa64 zmm4, zmm8
 ; Y = permute2x64(Y, IY, F4)
-%line 3399+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpermt2q zmm3, zmm2, zmm0
+%line 3390+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpermt2q zmm4, zmm3, zmm13
 ; F4 = ternlog(F4, Y, K, 0xd8)
-%line 3400+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm3, zmm5, 216
+%line 3391+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm13, zmm4, zmm1, 216
 ; Y = unpackhi64(F4, ZERO)
-%line 3401+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpunpckhqdq zmm2, zmm0, zmm13
+%line 3392+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpunpckhqdq zmm3, zmm13, zmm8
 ; 8x Y = Y << 63
-%line 3402+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpsllq zmm2, zmm2, 63
+%line 3393+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpsllq zmm3, zmm3, 63
 ; 8x F4 = F4 >> 1
-%line 3403+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpsrlq zmm0, zmm0, 1
+%line 3394+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpsrlq zmm13, zmm13, 1
 ; F4 = ternlog(F4, Y, X, 0xfe)
-%line 3404+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm2, zmm1, 254
-; mem512[vp + 256] = F4
-%line 3405+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 [rax + 256], zmm0
-; F5 = mem512[vp + 320]
-%line 3406+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rax + 320]
+%line 3395+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm13, zmm3, zmm0, 254
 ; X = shuffle128(A5, A5, 0xb1)
-%line 3407+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm10, zmm10, 177
+%line 3396+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vshufi32x4 zmm0, zmm2, zmm2, 177
 ; X = ternlog(X, A5, mem512[CME], 0x28)
-%line 3408+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm10, [rel CME], 40
+%line 3397+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm0, zmm2, [rel CME], 40
 ; IY = mem512[CIY]
-%line 3409+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3398+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm2, [rel CIY]
 ; Y = ZERO
-%line 3410+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqa64 zmm3, zmm13
+%line 3399+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqa64 zmm3, zmm8
 ; Y = permute2x64(Y, IY, F5)
-%line 3411+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpermt2q zmm3, zmm2, zmm0
+%line 3400+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqu64 zmm15, [rsp + 512]
+	vpermt2q zmm3, zmm2, zmm15
 ; F5 = ternlog(F5, Y, K, 0xd8)
-%line 3412+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm3, zmm5, 216
+%line 3401+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm15, zmm3, zmm1, 216
 ; Y = unpackhi64(F5, ZERO)
-%line 3413+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpunpckhqdq zmm2, zmm0, zmm13
+%line 3402+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpunpckhqdq zmm2, zmm15, zmm8
 ; 8x Y = Y << 63
-%line 3414+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3403+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpsllq zmm2, zmm2, 63
 ; 8x F5 = F5 >> 1
-%line 3415+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpsrlq zmm0, zmm0, 1
+%line 3404+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpsrlq zmm15, zmm15, 1
 ; F5 = ternlog(F5, Y, X, 0xfe)
-%line 3416+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm2, zmm1, 254
-; mem512[vp + 320] = F5
-%line 3417+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 [rax + 320], zmm0
-; F6 = mem512[vp + 384]
-%line 3418+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rax + 384]
+%line 3405+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm15, zmm2, zmm0, 254
 ; X = shuffle128(A6, A6, 0xb1)
-%line 3419+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm17, zmm17, 177
+%line 3406+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vshufi32x4 zmm0, zmm16, zmm16, 177
 ; X = ternlog(X, A6, mem512[CMQ0], 0x28)
-%line 3420+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm17, [rel CMQ0], 40
+%line 3407+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm0, zmm16, [rel CMQ0], 40
 ; IY = mem512[CIY]
-%line 3421+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3408+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm2, [rel CIY]
 ; Y = ZERO
-%line 3422+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqa64 zmm3, zmm13
+%line 3409+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqa64 zmm3, zmm8
 ; Y = permute2x64(Y, IY, F6)
-%line 3423+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpermt2q zmm3, zmm2, zmm0
+%line 3410+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqu64 zmm7, [rsp + 576]
+	vpermt2q zmm3, zmm2, zmm7
 ; F6 = ternlog(F6, Y, K, 0xd8)
-%line 3424+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm3, zmm5, 216
+%line 3411+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm7, zmm3, zmm1, 216
 ; Y = unpackhi64(F6, ZERO)
-%line 3425+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpunpckhqdq zmm2, zmm0, zmm13
+%line 3412+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpunpckhqdq zmm1, zmm7, zmm8
 ; 8x Y = Y << 63
-%line 3426+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpsllq zmm2, zmm2, 63
+%line 3413+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpsllq zmm1, zmm1, 63
 ; 8x F6 = F6 >> 1
-%line 3427+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpsrlq zmm0, zmm0, 1
+%line 3414+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpsrlq zmm7, zmm7, 1
 ; F6 = ternlog(F6, Y, X, 0xfe)
-%line 3428+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm2, zmm1, 254
-; mem512[vp + 384] = F6
-%line 3429+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 [rax + 384], zmm0
+%line 3415+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm7, zmm1, zmm0, 254
 ; n += 1
-%line 3430+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3416+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	add rcx, 1
 ; =? n - 238
-%line 3431+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3417+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	cmp rcx, 238
 ; goto loop if !=
-%line 3432+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3418+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	jne .Lloop
+; mem512[vp + 0] = F0
+%line 3419+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqa64 zmm6, zmm15
+	vmovdqa64 zmm5, zmm13
+	vmovdqa64 zmm4, zmm12
+	vmovdqa64 zmm3, zmm11
+	vmovdqa64 zmm2, zmm10
+	vmovdqa64 zmm1, zmm9
+	vmovdqu64 [rax], zmm1
+; mem512[vp + 64] = F1
+%line 3420+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqu64 [rax + 64], zmm2
+; mem512[vp + 128] = F2
+%line 3421+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqu64 [rax + 128], zmm3
+; mem512[vp + 192] = F3
+%line 3422+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqu64 [rax + 192], zmm4
+; mem512[vp + 256] = F4
+%line 3423+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqu64 [rax + 256], zmm5
+; mem512[vp + 320] = F5
+%line 3424+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqu64 [rax + 320], zmm6
+; mem512[vp + 384] = F6
+%line 3425+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vmovdqu64 [rax + 384], zmm7
 ; y0 = mem64[vp + 0]
-%line 3434+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3427+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, [rax]
 ; y1 = mem64[vp + 8]
-%line 3435+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3428+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r9, [rax + 8]
 ; mem64[fo + 0] = y0
-%line 3436+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3429+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rdi, r10
 	mov [rdi], r8
 ; mem64[fo + 8] = y1
-%line 3437+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3430+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov [rdi + 8], r9
 ; y0 = mem64[vp + 64]
-%line 3438+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3431+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, [rax + 64]
 ; y1 = mem64[vp + 72]
-%line 3439+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3432+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r9, [rax + 72]
 ; mem64[fo + 16] = y0
-%line 3440+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3433+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov [rdi + 16], r8
 ; mem64[fo + 24] = y1
-%line 3441+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3434+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov [rdi + 24], r9
 ; y0 = mem64[vp + 128]
-%line 3442+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3435+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, [rax + 128]
 ; y1 = mem64[vp + 136]
-%line 3443+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3436+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r9, [rax + 136]
 ; mem64[fo + 32] = y0
-%line 3444+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3437+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov [rdi + 32], r8
 ; mem64[fo + 40] = y1
-%line 3445+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3438+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov [rdi + 40], r9
 ; y0 = mem64[vp + 192]
-%line 3446+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3439+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, [rax + 192]
 ; y1 = mem64[vp + 200]
-%line 3447+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3440+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r9, [rax + 200]
 ; mem64[fo + 48] = y0
-%line 3448+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3441+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov [rdi + 48], r8
 ; mem64[fo + 56] = y1
-%line 3449+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3442+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov [rdi + 56], r9
 ; y0 = mem64[vp + 256]
-%line 3450+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3443+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, [rax + 256]
 ; y1 = mem64[vp + 264]
-%line 3451+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3444+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r9, [rax + 264]
 ; mem64[fo + 64] = y0
-%line 3452+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3445+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov [rdi + 64], r8
 ; mem64[fo + 72] = y1
-%line 3453+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3446+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov [rdi + 72], r9
 ; y0 = mem64[vp + 320]
-%line 3454+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3447+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, [rax + 320]
 ; y1 = mem64[vp + 328]
-%line 3455+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3448+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r9, [rax + 328]
 ; mem64[fo + 80] = y0
-%line 3456+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3449+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov [rdi + 80], r8
 ; mem64[fo + 88] = y1
-%line 3457+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3450+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov [rdi + 88], r9
 ; y0 = mem64[vp + 384]
-%line 3458+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3451+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, [rax + 384]
 ; y1 = mem64[vp + 392]
-%line 3459+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3452+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r9, [rax + 392]
 ; mem64[fo + 96] = y0
-%line 3460+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3453+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov [rdi + 96], r8
 ; mem64[fo + 104] = y1
-%line 3461+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3454+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov [rdi + 104], r9
 ; y0 = mem64[vp + 32]
-%line 3462+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3455+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, [rax + 32]
 ; y1 = mem64[vp + 40]
-%line 3463+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3456+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r9, [rax + 40]
 ; mem64[fo + 112] = y0
-%line 3464+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3457+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov [rdi + 112], r8
 ; mem64[fo + 120] = y1
-%line 3465+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3458+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov [rdi + 120], r9
 ; y0 = mem64[vp + 96]
-%line 3466+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3459+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, [rax + 96]
 ; y1 = mem64[vp + 104]
-%line 3467+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3460+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r9, [rax + 104]
 ; mem64[fo + 128] = y0
-%line 3468+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3461+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov [rdi + 128], r8
 ; mem64[fo + 136] = y1
-%line 3469+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3462+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov [rdi + 136], r9
 ; y0 = mem64[vp + 160]
-%line 3470+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3463+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, [rax + 160]
 ; y1 = mem64[vp + 168]
-%line 3471+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3464+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r9, [rax + 168]
 ; mem64[fo + 144] = y0
-%line 3472+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3465+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov [rdi + 144], r8
 ; mem64[fo + 152] = y1
-%line 3473+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3466+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov [rdi + 152], r9
 ; y0 = mem64[vp + 224]
-%line 3474+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3467+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, [rax + 224]
 ; y1 = mem64[vp + 232]
-%line 3475+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3468+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r9, [rax + 232]
 ; mem64[fo + 160] = y0
-%line 3476+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3469+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov [rdi + 160], r8
 ; mem64[fo + 168] = y1
-%line 3477+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3470+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov [rdi + 168], r9
 ; y0 = mem64[vp + 288]
-%line 3478+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3471+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, [rax + 288]
 ; y1 = mem64[vp + 296]
-%line 3479+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3472+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r9, [rax + 296]
 ; mem64[fo + 176] = y0
-%line 3480+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3473+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov [rdi + 176], r8
 ; mem64[fo + 184] = y1
-%line 3481+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3474+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov [rdi + 184], r9
 ; y0 = mem64[vp + 352]
-%line 3482+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3475+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, [rax + 352]
 ; y1 = mem64[vp + 360]
-%line 3483+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3476+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r9, [rax + 360]
 ; mem64[fo + 192] = y0
-%line 3484+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3477+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov [rdi + 192], r8
 ; mem64[fo + 200] = y1
-%line 3485+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3478+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov [rdi + 200], r9
 ; leave
-%line 3486+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3479+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vzeroupper
-	mov rsp, [rsp + 7232]
+	mov rsp, [rsp + 7296]
 	pop rbp
 	pop rbx
 	ret
