@@ -33,11 +33,22 @@ ymm into qword masks, d != 0 and the length update in int64 registers,
 the masks G_b = (b's bit b in lanes 0..127, d's in 128..255) and a second
 product V * G (b C | d B), then V' = (bC + dB | x (up ? C : B)).
 
-The AVX-512 form (amd64-avx512: AVX-512F and VL on the same 256-bit words)
-is that iteration with the column multiplier's amd64-avx512 form (each
-product term after a column's first one vpternlogq, the folds of two high
-columns one vpternlogq, the high columns in registers: 32 ymm, no spills)
-and each masked selection (b = up ? d : b, C or B by up) one vpternlogq.
+The AVX-512 form (amd64-avx512, class Gen512) keeps two planes per zmm:
+pair P_i = (C_i | B_i | C_(i+h) | B_(i+h)) in 128-bit quarters, h =
+ceil(m/2) (m = 13: the high half of P_6 is zero), in registers across the
+iterations.  Both products are h*m terms P_i & X_j (vpternlogd) into the
+accumulators A_k = (column k | column k+h), k < h+m-1, with X_j the window
+plane broadcast to both halves (vbroadcasti64x4) or G_j = (b_j | d_j |
+b_j | d_j) (one vpermt2d from the dword masks of b and d); the reduction
+mod f XORs whole accumulators for k >= m and moves the high half of A_k,
+k in [m-h, m-1], to the low halves of its targets and the low halves of
+A_(h..m-1) to the high halves of A_(0..m-h-1) (vshufi32x4; for even m one
+half swap does both for the tap z^0); the parities of the C quarters are
+folded four, then eight, then sixteen per zmm into dword masks (DM; b's
+masks BM in the same dwords); d != 0 by vpmovmskb; the update is per
+pair: the halves of b C | d B added (vshufi32x4), up ? C : B and the
+shift by one lane in the B quarters, three vpternlogd.  docs/mceliece-fft.md
+"Two planes per zmm".
 """
 from __future__ import annotations
 
@@ -296,7 +307,7 @@ class Gen512(Gen):
     def product(self, src) -> None:
         m, h = self.m, self.h
         started = set()
-        for j in range(m):
+        for j in range(m - 1, -1, -1):      # from the top: the reduction can start early
             x = src(j)
             for i in range(h):
                 k = i + j

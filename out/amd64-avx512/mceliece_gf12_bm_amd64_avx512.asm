@@ -4690,270 +4690,270 @@ align 32
 ; g += zp
 %line 1639+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	add r9, rdi
-; 2x X = mem256[g + 0]
+; 2x X = mem256[g + 704]
 %line 1641+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9]
-; A0 = F0 & X
+	vbroadcasti64x4 zmm0, [r9 + 704]
+; A11 = F0 & X
 %line 1642+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm14, zmm8, zmm0
-; A1 = F1 & X
+	vpandd zmm12, zmm8, zmm0
+; A12 = F1 & X
 %line 1643+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm18, zmm9, zmm0
-; A2 = F2 & X
+	vpandd zmm17, zmm9, zmm0
+; A13 = F2 & X
 %line 1644+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm17, zmm10, zmm0
-; A3 = F3 & X
+	vpandd zmm18, zmm10, zmm0
+; A14 = F3 & X
 %line 1645+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm15, zmm11, zmm0
-; A4 = F4 & X
+	vpandd zmm19, zmm11, zmm0
+; A15 = F4 & X
 %line 1646+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm16, zmm5, zmm0
-; A5 = F5 & X
+	vpandd zmm20, zmm5, zmm0
+; A16 = F5 & X
 %line 1647+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm19, zmm6, zmm0
-; 2x X = mem256[g + 64]
+	vpandd zmm21, zmm6, zmm0
+; 2x X = mem256[g + 640]
 %line 1648+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 64]
-; A1 = ternlog(A1, F0, X, 0x78)
+	vbroadcasti64x4 zmm0, [r9 + 640]
+; A10 = F0 & X
 %line 1649+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm8, zmm0, 120
-; A2 = ternlog(A2, F1, X, 0x78)
+	vpandd zmm1, zmm8, zmm0
+; A11 = ternlog(A11, F1, X, 0x78)
 %line 1650+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm9, zmm0, 120
-; A3 = ternlog(A3, F2, X, 0x78)
+	vpternlogd zmm12, zmm9, zmm0, 120
+; A12 = ternlog(A12, F2, X, 0x78)
 %line 1651+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm15, zmm10, zmm0, 120
-; A4 = ternlog(A4, F3, X, 0x78)
+	vpternlogd zmm17, zmm10, zmm0, 120
+; A13 = ternlog(A13, F3, X, 0x78)
 %line 1652+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm11, zmm0, 120
-; A5 = ternlog(A5, F4, X, 0x78)
+	vpternlogd zmm18, zmm11, zmm0, 120
+; A14 = ternlog(A14, F4, X, 0x78)
 %line 1653+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm19, zmm5, zmm0, 120
-; A6 = F5 & X
+; A15 = ternlog(A15, F5, X, 0x78)
 %line 1654+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm4, zmm6, zmm0
-; 2x X = mem256[g + 128]
+	vpternlogd zmm20, zmm6, zmm0, 120
+; 2x X = mem256[g + 576]
 %line 1655+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 128]
-; A2 = ternlog(A2, F0, X, 0x78)
+	vbroadcasti64x4 zmm0, [r9 + 576]
+; A9 = F0 & X
 %line 1656+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm8, zmm0, 120
-; A3 = ternlog(A3, F1, X, 0x78)
+	vpandd zmm2, zmm8, zmm0
+; A10 = ternlog(A10, F1, X, 0x78)
 %line 1657+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm15, zmm9, zmm0, 120
-; A4 = ternlog(A4, F2, X, 0x78)
+	vpternlogd zmm1, zmm9, zmm0, 120
+; A11 = ternlog(A11, F2, X, 0x78)
 %line 1658+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm10, zmm0, 120
-; A5 = ternlog(A5, F3, X, 0x78)
+	vpternlogd zmm12, zmm10, zmm0, 120
+; A12 = ternlog(A12, F3, X, 0x78)
 %line 1659+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm11, zmm0, 120
-; A6 = ternlog(A6, F4, X, 0x78)
+	vpternlogd zmm17, zmm11, zmm0, 120
+; A13 = ternlog(A13, F4, X, 0x78)
 %line 1660+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm5, zmm0, 120
-; A7 = F5 & X
+	vpternlogd zmm18, zmm5, zmm0, 120
+; A14 = ternlog(A14, F5, X, 0x78)
 %line 1661+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm3, zmm6, zmm0
-; 2x X = mem256[g + 192]
+	vpternlogd zmm19, zmm6, zmm0, 120
+; 2x X = mem256[g + 512]
 %line 1662+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 192]
-; A3 = ternlog(A3, F0, X, 0x78)
+	vbroadcasti64x4 zmm0, [r9 + 512]
+; A8 = F0 & X
 %line 1663+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm15, zmm8, zmm0, 120
-; A4 = ternlog(A4, F1, X, 0x78)
+	vpandd zmm3, zmm8, zmm0
+; A9 = ternlog(A9, F1, X, 0x78)
 %line 1664+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm9, zmm0, 120
-; A5 = ternlog(A5, F2, X, 0x78)
+	vpternlogd zmm2, zmm9, zmm0, 120
+; A10 = ternlog(A10, F2, X, 0x78)
 %line 1665+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm10, zmm0, 120
-; A6 = ternlog(A6, F3, X, 0x78)
+	vpternlogd zmm1, zmm10, zmm0, 120
+; A11 = ternlog(A11, F3, X, 0x78)
 %line 1666+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm11, zmm0, 120
-; A7 = ternlog(A7, F4, X, 0x78)
+	vpternlogd zmm12, zmm11, zmm0, 120
+; A12 = ternlog(A12, F4, X, 0x78)
 %line 1667+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm5, zmm0, 120
-; A8 = F5 & X
+	vpternlogd zmm17, zmm5, zmm0, 120
+; A13 = ternlog(A13, F5, X, 0x78)
 %line 1668+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm25, zmm6, zmm0
-; 2x X = mem256[g + 256]
+	vpternlogd zmm18, zmm6, zmm0, 120
+; 2x X = mem256[g + 448]
 %line 1669+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 256]
-; A4 = ternlog(A4, F0, X, 0x78)
+	vbroadcasti64x4 zmm0, [r9 + 448]
+; A7 = F0 & X
 %line 1670+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm8, zmm0, 120
-; A5 = ternlog(A5, F1, X, 0x78)
+	vpandd zmm26, zmm8, zmm0
+; A8 = ternlog(A8, F1, X, 0x78)
 %line 1671+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm9, zmm0, 120
-; A6 = ternlog(A6, F2, X, 0x78)
+	vpternlogd zmm3, zmm9, zmm0, 120
+; A9 = ternlog(A9, F2, X, 0x78)
 %line 1672+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm10, zmm0, 120
-; A7 = ternlog(A7, F3, X, 0x78)
+	vpternlogd zmm2, zmm10, zmm0, 120
+; A10 = ternlog(A10, F3, X, 0x78)
 %line 1673+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm11, zmm0, 120
-; A8 = ternlog(A8, F4, X, 0x78)
+	vpternlogd zmm1, zmm11, zmm0, 120
+; A11 = ternlog(A11, F4, X, 0x78)
 %line 1674+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm25, zmm5, zmm0, 120
-; A9 = F5 & X
+	vpternlogd zmm12, zmm5, zmm0, 120
+; A12 = ternlog(A12, F5, X, 0x78)
 %line 1675+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm2, zmm6, zmm0
-; 2x X = mem256[g + 320]
+	vpternlogd zmm17, zmm6, zmm0, 120
+; 2x X = mem256[g + 384]
 %line 1676+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 320]
-; A5 = ternlog(A5, F0, X, 0x78)
+	vbroadcasti64x4 zmm0, [r9 + 384]
+; A6 = F0 & X
 %line 1677+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm8, zmm0, 120
-; A6 = ternlog(A6, F1, X, 0x78)
+	vpandd zmm4, zmm8, zmm0
+; A7 = ternlog(A7, F1, X, 0x78)
 %line 1678+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm9, zmm0, 120
-; A7 = ternlog(A7, F2, X, 0x78)
+	vpternlogd zmm26, zmm9, zmm0, 120
+; A8 = ternlog(A8, F2, X, 0x78)
 %line 1679+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm3, zmm10, zmm0, 120
-; A8 = ternlog(A8, F3, X, 0x78)
-%line 1680+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm25, zmm11, zmm0, 120
-; A9 = ternlog(A9, F4, X, 0x78)
-%line 1681+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm5, zmm0, 120
-; A10 = F5 & X
-%line 1682+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm12, zmm6, zmm0
-; 2x X = mem256[g + 384]
-%line 1683+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 384]
-; A6 = ternlog(A6, F0, X, 0x78)
-%line 1684+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm8, zmm0, 120
-; A7 = ternlog(A7, F1, X, 0x78)
-%line 1685+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm9, zmm0, 120
-; A8 = ternlog(A8, F2, X, 0x78)
-%line 1686+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm25, zmm10, zmm0, 120
 ; A9 = ternlog(A9, F3, X, 0x78)
-%line 1687+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+%line 1680+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm2, zmm11, zmm0, 120
 ; A10 = ternlog(A10, F4, X, 0x78)
+%line 1681+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpternlogd zmm1, zmm5, zmm0, 120
+; A11 = ternlog(A11, F5, X, 0x78)
+%line 1682+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpternlogd zmm12, zmm6, zmm0, 120
+; 2x X = mem256[g + 320]
+%line 1683+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vbroadcasti64x4 zmm0, [r9 + 320]
+; A5 = F0 & X
+%line 1684+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpandd zmm22, zmm8, zmm0
+; A6 = ternlog(A6, F1, X, 0x78)
+%line 1685+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpternlogd zmm4, zmm9, zmm0, 120
+; A7 = ternlog(A7, F2, X, 0x78)
+%line 1686+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpternlogd zmm26, zmm10, zmm0, 120
+; A8 = ternlog(A8, F3, X, 0x78)
+%line 1687+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
+	vpternlogd zmm3, zmm11, zmm0, 120
+; A9 = ternlog(A9, F4, X, 0x78)
 %line 1688+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm12, zmm5, zmm0, 120
-; A11 = F5 & X
+	vpternlogd zmm2, zmm5, zmm0, 120
+; A10 = ternlog(A10, F5, X, 0x78)
 %line 1689+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm0, zmm6, zmm0
-; 2x X = mem256[g + 448]
+	vpternlogd zmm1, zmm6, zmm0, 120
+; 2x X = mem256[g + 256]
 %line 1690+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm1, [r9 + 448]
-; A7 = ternlog(A7, F0, X, 0x78)
+	vbroadcasti64x4 zmm0, [r9 + 256]
+; A4 = F0 & X
 %line 1691+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm8, zmm1, 120
-; A8 = ternlog(A8, F1, X, 0x78)
+	vpandd zmm25, zmm8, zmm0
+; A5 = ternlog(A5, F1, X, 0x78)
 %line 1692+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm25, zmm9, zmm1, 120
-; A9 = ternlog(A9, F2, X, 0x78)
+	vpternlogd zmm22, zmm9, zmm0, 120
+; A6 = ternlog(A6, F2, X, 0x78)
 %line 1693+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm10, zmm1, 120
-; A10 = ternlog(A10, F3, X, 0x78)
+	vpternlogd zmm4, zmm10, zmm0, 120
+; A7 = ternlog(A7, F3, X, 0x78)
 %line 1694+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm12, zmm11, zmm1, 120
-; A11 = ternlog(A11, F4, X, 0x78)
+	vpternlogd zmm26, zmm11, zmm0, 120
+; A8 = ternlog(A8, F4, X, 0x78)
 %line 1695+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm5, zmm1, 120
-; A12 = F5 & X
+	vpternlogd zmm3, zmm5, zmm0, 120
+; A9 = ternlog(A9, F5, X, 0x78)
 %line 1696+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm24, zmm6, zmm1
-; 2x X = mem256[g + 512]
+	vpternlogd zmm2, zmm6, zmm0, 120
+; 2x X = mem256[g + 192]
 %line 1697+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm1, [r9 + 512]
-; A8 = ternlog(A8, F0, X, 0x78)
+	vbroadcasti64x4 zmm0, [r9 + 192]
+; A3 = F0 & X
 %line 1698+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm25, zmm8, zmm1, 120
-; A9 = ternlog(A9, F1, X, 0x78)
+	vpandd zmm24, zmm8, zmm0
+; A4 = ternlog(A4, F1, X, 0x78)
 %line 1699+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm9, zmm1, 120
-; A10 = ternlog(A10, F2, X, 0x78)
+	vpternlogd zmm25, zmm9, zmm0, 120
+; A5 = ternlog(A5, F2, X, 0x78)
 %line 1700+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm12, zmm10, zmm1, 120
-; A11 = ternlog(A11, F3, X, 0x78)
+	vpternlogd zmm22, zmm10, zmm0, 120
+; A6 = ternlog(A6, F3, X, 0x78)
 %line 1701+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm11, zmm1, 120
-; A12 = ternlog(A12, F4, X, 0x78)
+	vpternlogd zmm4, zmm11, zmm0, 120
+; A7 = ternlog(A7, F4, X, 0x78)
 %line 1702+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm24, zmm5, zmm1, 120
-; A13 = F5 & X
+	vpternlogd zmm26, zmm5, zmm0, 120
+; A8 = ternlog(A8, F5, X, 0x78)
 %line 1703+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm21, zmm6, zmm1
-; 2x X = mem256[g + 576]
+	vpternlogd zmm3, zmm6, zmm0, 120
+; 2x X = mem256[g + 128]
 %line 1704+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm1, [r9 + 576]
-; A9 = ternlog(A9, F0, X, 0x78)
+	vbroadcasti64x4 zmm0, [r9 + 128]
+; A2 = F0 & X
 %line 1705+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm8, zmm1, 120
-; A10 = ternlog(A10, F1, X, 0x78)
+	vpandd zmm23, zmm8, zmm0
+; A3 = ternlog(A3, F1, X, 0x78)
 %line 1706+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm12, zmm9, zmm1, 120
-; A11 = ternlog(A11, F2, X, 0x78)
+	vpternlogd zmm24, zmm9, zmm0, 120
+; A4 = ternlog(A4, F2, X, 0x78)
 %line 1707+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm10, zmm1, 120
-; A12 = ternlog(A12, F3, X, 0x78)
+	vpternlogd zmm25, zmm10, zmm0, 120
+; A5 = ternlog(A5, F3, X, 0x78)
 %line 1708+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm24, zmm11, zmm1, 120
-; A13 = ternlog(A13, F4, X, 0x78)
+	vpternlogd zmm22, zmm11, zmm0, 120
+; A6 = ternlog(A6, F4, X, 0x78)
 %line 1709+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm5, zmm1, 120
-; A14 = F5 & X
+	vpternlogd zmm4, zmm5, zmm0, 120
+; A7 = ternlog(A7, F5, X, 0x78)
 %line 1710+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm22, zmm6, zmm1
-; 2x X = mem256[g + 640]
+	vpternlogd zmm26, zmm6, zmm0, 120
+; 2x X = mem256[g + 64]
 %line 1711+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm1, [r9 + 640]
-; A10 = ternlog(A10, F0, X, 0x78)
+	vbroadcasti64x4 zmm0, [r9 + 64]
+; A1 = F0 & X
 %line 1712+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm12, zmm8, zmm1, 120
-; A11 = ternlog(A11, F1, X, 0x78)
+	vpandd zmm15, zmm8, zmm0
+; A2 = ternlog(A2, F1, X, 0x78)
 %line 1713+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm9, zmm1, 120
-; A12 = ternlog(A12, F2, X, 0x78)
+	vpternlogd zmm23, zmm9, zmm0, 120
+; A3 = ternlog(A3, F2, X, 0x78)
 %line 1714+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm24, zmm10, zmm1, 120
-; A13 = ternlog(A13, F3, X, 0x78)
+	vpternlogd zmm24, zmm10, zmm0, 120
+; A4 = ternlog(A4, F3, X, 0x78)
 %line 1715+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm11, zmm1, 120
-; A14 = ternlog(A14, F4, X, 0x78)
+	vpternlogd zmm25, zmm11, zmm0, 120
+; A5 = ternlog(A5, F4, X, 0x78)
 %line 1716+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm5, zmm1, 120
-; A15 = F5 & X
+	vpternlogd zmm22, zmm5, zmm0, 120
+; A6 = ternlog(A6, F5, X, 0x78)
 %line 1717+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm20, zmm6, zmm1
-; 2x X = mem256[g + 704]
+	vpternlogd zmm4, zmm6, zmm0, 120
+; 2x X = mem256[g + 0]
 %line 1718+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm1, [r9 + 704]
-; A11 = ternlog(A11, F0, X, 0x78)
+	vbroadcasti64x4 zmm0, [r9]
+; A0 = F0 & X
 %line 1719+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm8, zmm1, 120
-; A12 = ternlog(A12, F1, X, 0x78)
+	vpandd zmm16, zmm8, zmm0
+; A1 = ternlog(A1, F1, X, 0x78)
 %line 1720+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm24, zmm9, zmm1, 120
-; A13 = ternlog(A13, F2, X, 0x78)
+	vpternlogd zmm15, zmm9, zmm0, 120
+; A2 = ternlog(A2, F2, X, 0x78)
 %line 1721+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm10, zmm1, 120
-; A14 = ternlog(A14, F3, X, 0x78)
+	vpternlogd zmm23, zmm10, zmm0, 120
+; A3 = ternlog(A3, F3, X, 0x78)
 %line 1722+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm11, zmm1, 120
-; A15 = ternlog(A15, F4, X, 0x78)
+	vpternlogd zmm24, zmm11, zmm0, 120
+; A4 = ternlog(A4, F4, X, 0x78)
 %line 1723+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm5, zmm1, 120
-; A16 = F5 & X
+	vpternlogd zmm25, zmm5, zmm0, 120
+; A5 = ternlog(A5, F5, X, 0x78)
 %line 1724+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm13, zmm6, zmm1
+	vpternlogd zmm22, zmm6, zmm0, 120
 ; T0 = shuffle128(A11, A11, 0x4e)
 %line 1725+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm23, zmm0, zmm0, 78
+	vshufi32x4 zmm14, zmm12, zmm12, 78
 ; T1 = shuffle128(A11, ZERO, 0x0e)
 %line 1726+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm0, zmm7, 14
+	vshufi32x4 zmm0, zmm12, zmm7, 14
 ; T2 = shuffle128(A10, A10, 0x4e)
 %line 1727+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm26, zmm12, zmm12, 78
+	vshufi32x4 zmm13, zmm1, zmm1, 78
 ; T3 = shuffle128(A10, ZERO, 0x0e)
 %line 1728+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm12, zmm7, 14
+	vshufi32x4 zmm1, zmm1, zmm7, 14
 ; T4 = shuffle128(A9, A9, 0x4e)
 %line 1729+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vshufi32x4 zmm12, zmm2, zmm2, 78
@@ -4962,22 +4962,22 @@ align 32
 	vshufi32x4 zmm2, zmm2, zmm7, 14
 ; A8 = A8 ^ T1
 %line 1731+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpxord zmm25, zmm25, zmm0
+	vpxord zmm3, zmm3, zmm0
 ; T6 = shuffle128(A8, A8, 0x4e)
 %line 1732+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm27, zmm25, zmm25, 78
+	vshufi32x4 zmm27, zmm3, zmm3, 78
 ; T7 = shuffle128(A8, ZERO, 0x0e)
 %line 1733+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm25, zmm7, 14
+	vshufi32x4 zmm0, zmm3, zmm7, 14
 ; A7 = ternlog(A7, A16, T3, 0x96)
 %line 1734+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm13, zmm1, 150
+	vpternlogd zmm26, zmm21, zmm1, 150
 ; T8 = shuffle128(A7, A7, 0x4e)
 %line 1735+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm3, zmm3, 78
+	vshufi32x4 zmm1, zmm26, zmm26, 78
 ; T9 = shuffle128(A7, ZERO, 0x0e)
 %line 1736+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm3, zmm3, zmm7, 14
+	vshufi32x4 zmm3, zmm26, zmm7, 14
 ; A6 = ternlog(A6, A15, T5, 0x96)
 %line 1737+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm4, zmm20, zmm2, 150
@@ -4989,40 +4989,40 @@ align 32
 	vshufi32x4 zmm4, zmm4, zmm7, 14
 ; A5 = ternlog(A5, A14, T0, 0x96)
 %line 1740+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm22, zmm23, 150
+	vpternlogd zmm22, zmm19, zmm14, 150
 ; A5 = A5 ^ T7
 %line 1741+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpxord zmm19, zmm19, zmm0
+	vpxord zmm22, zmm22, zmm0
 ; A4 = ternlog(A4, A16, A13, 0x96)
 %line 1742+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm13, zmm21, 150
+	vpternlogd zmm25, zmm21, zmm18, 150
 ; A4 = ternlog(A4, T2, T9, 0x96)
 %line 1743+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm26, zmm3, 150
+	vpternlogd zmm25, zmm13, zmm3, 150
 ; A3 = ternlog(A3, A15, A12, 0x96)
 %line 1744+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm15, zmm20, zmm24, 150
+	vpternlogd zmm24, zmm20, zmm17, 150
 ; A3 = ternlog(A3, T4, T11, 0x96)
 %line 1745+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm15, zmm12, zmm4, 150
+	vpternlogd zmm24, zmm12, zmm4, 150
 ; A2 = ternlog(A2, A14, T6, 0x96)
 %line 1746+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm22, zmm27, 150
+	vpternlogd zmm23, zmm19, zmm27, 150
 ; A1 = ternlog(A1, A13, T8, 0x96)
 %line 1747+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm21, zmm1, 150
+	vpternlogd zmm15, zmm18, zmm1, 150
 ; A0 = ternlog(A0, A12, T10, 0x96)
 %line 1748+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm14, zmm24, zmm2, 150
+	vpternlogd zmm16, zmm17, zmm2, 150
 ; Z0 = shuffle128(A0, A1, 0x88)
 %line 1751+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm14, zmm18, 136
+	vshufi32x4 zmm0, zmm16, zmm15, 136
 ; Z1 = shuffle128(A2, A3, 0x88)
 %line 1752+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm17, zmm15, 136
+	vshufi32x4 zmm1, zmm23, zmm24, 136
 ; Z2 = shuffle128(A4, A5, 0x88)
 %line 1753+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm2, zmm16, zmm19, 136
+	vshufi32x4 zmm2, zmm25, zmm22, 136
 ; X = unpacklo64(Z0, Z1)
 %line 1755+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpunpcklqdq zmm3, zmm0, zmm1
@@ -5140,330 +5140,330 @@ align 32
 ; L ^= y1
 %line 1797+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	xor r11, r8
-; IX = mem512[GI0]
+; IX = mem512[GI11]
 %line 1799+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rel GI0]
+	vmovdqu64 zmm0, [rel GI11]
 ; G = mem512[bm]
 %line 1800+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
 ; G = permute2x32(G, IX, DM)
 %line 1801+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm4
-; A0 = F0 & G
+; A11 = F0 & G
 %line 1802+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm14, zmm8, zmm1
-; A1 = F1 & G
+	vpandd zmm2, zmm8, zmm1
+; A12 = F1 & G
 %line 1803+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm2, zmm9, zmm1
-; A2 = F2 & G
+	vpandd zmm3, zmm9, zmm1
+; A13 = F2 & G
 %line 1804+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm3, zmm10, zmm1
-; A3 = F3 & G
+	vpandd zmm12, zmm10, zmm1
+; A14 = F3 & G
 %line 1805+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm12, zmm11, zmm1
-; A4 = F4 & G
+	vpandd zmm13, zmm11, zmm1
+; A15 = F4 & G
 %line 1806+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm13, zmm5, zmm1
-; A5 = F5 & G
+	vpandd zmm14, zmm5, zmm1
+; A16 = F5 & G
 %line 1807+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpandd zmm15, zmm6, zmm1
-; IX = mem512[GI1]
+; IX = mem512[GI10]
 %line 1808+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rel GI1]
+	vmovdqu64 zmm0, [rel GI10]
 ; G = mem512[bm]
 %line 1809+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
 ; G = permute2x32(G, IX, DM)
 %line 1810+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm4
-; A1 = ternlog(A1, F0, G, 0x78)
+; A10 = F0 & G
 %line 1811+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm8, zmm1, 120
-; A2 = ternlog(A2, F1, G, 0x78)
+	vpandd zmm16, zmm8, zmm1
+; A11 = ternlog(A11, F1, G, 0x78)
 %line 1812+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm9, zmm1, 120
-; A3 = ternlog(A3, F2, G, 0x78)
+	vpternlogd zmm2, zmm9, zmm1, 120
+; A12 = ternlog(A12, F2, G, 0x78)
 %line 1813+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm12, zmm10, zmm1, 120
-; A4 = ternlog(A4, F3, G, 0x78)
+	vpternlogd zmm3, zmm10, zmm1, 120
+; A13 = ternlog(A13, F3, G, 0x78)
 %line 1814+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm13, zmm11, zmm1, 120
-; A5 = ternlog(A5, F4, G, 0x78)
+	vpternlogd zmm12, zmm11, zmm1, 120
+; A14 = ternlog(A14, F4, G, 0x78)
 %line 1815+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm15, zmm5, zmm1, 120
-; A6 = F5 & G
+	vpternlogd zmm13, zmm5, zmm1, 120
+; A15 = ternlog(A15, F5, G, 0x78)
 %line 1816+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm16, zmm6, zmm1
-; IX = mem512[GI2]
+	vpternlogd zmm14, zmm6, zmm1, 120
+; IX = mem512[GI9]
 %line 1817+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rel GI2]
+	vmovdqu64 zmm0, [rel GI9]
 ; G = mem512[bm]
 %line 1818+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
 ; G = permute2x32(G, IX, DM)
 %line 1819+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm4
-; A2 = ternlog(A2, F0, G, 0x78)
+; A9 = F0 & G
 %line 1820+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm8, zmm1, 120
-; A3 = ternlog(A3, F1, G, 0x78)
+	vpandd zmm17, zmm8, zmm1
+; A10 = ternlog(A10, F1, G, 0x78)
 %line 1821+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm12, zmm9, zmm1, 120
-; A4 = ternlog(A4, F2, G, 0x78)
+	vpternlogd zmm16, zmm9, zmm1, 120
+; A11 = ternlog(A11, F2, G, 0x78)
 %line 1822+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm13, zmm10, zmm1, 120
-; A5 = ternlog(A5, F3, G, 0x78)
+	vpternlogd zmm2, zmm10, zmm1, 120
+; A12 = ternlog(A12, F3, G, 0x78)
 %line 1823+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm15, zmm11, zmm1, 120
-; A6 = ternlog(A6, F4, G, 0x78)
+	vpternlogd zmm3, zmm11, zmm1, 120
+; A13 = ternlog(A13, F4, G, 0x78)
 %line 1824+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm5, zmm1, 120
-; A7 = F5 & G
+	vpternlogd zmm12, zmm5, zmm1, 120
+; A14 = ternlog(A14, F5, G, 0x78)
 %line 1825+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm17, zmm6, zmm1
-; IX = mem512[GI3]
+	vpternlogd zmm13, zmm6, zmm1, 120
+; IX = mem512[GI8]
 %line 1826+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rel GI3]
+	vmovdqu64 zmm0, [rel GI8]
 ; G = mem512[bm]
 %line 1827+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
 ; G = permute2x32(G, IX, DM)
 %line 1828+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm4
-; A3 = ternlog(A3, F0, G, 0x78)
+; A8 = F0 & G
 %line 1829+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm12, zmm8, zmm1, 120
-; A4 = ternlog(A4, F1, G, 0x78)
+	vpandd zmm18, zmm8, zmm1
+; A9 = ternlog(A9, F1, G, 0x78)
 %line 1830+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm13, zmm9, zmm1, 120
-; A5 = ternlog(A5, F2, G, 0x78)
+	vpternlogd zmm17, zmm9, zmm1, 120
+; A10 = ternlog(A10, F2, G, 0x78)
 %line 1831+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm15, zmm10, zmm1, 120
-; A6 = ternlog(A6, F3, G, 0x78)
+	vpternlogd zmm16, zmm10, zmm1, 120
+; A11 = ternlog(A11, F3, G, 0x78)
 %line 1832+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm11, zmm1, 120
-; A7 = ternlog(A7, F4, G, 0x78)
+	vpternlogd zmm2, zmm11, zmm1, 120
+; A12 = ternlog(A12, F4, G, 0x78)
 %line 1833+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm5, zmm1, 120
-; A8 = F5 & G
+	vpternlogd zmm3, zmm5, zmm1, 120
+; A13 = ternlog(A13, F5, G, 0x78)
 %line 1834+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm18, zmm6, zmm1
-; IX = mem512[GI4]
+	vpternlogd zmm12, zmm6, zmm1, 120
+; IX = mem512[GI7]
 %line 1835+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rel GI4]
+	vmovdqu64 zmm0, [rel GI7]
 ; G = mem512[bm]
 %line 1836+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
 ; G = permute2x32(G, IX, DM)
 %line 1837+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm4
-; A4 = ternlog(A4, F0, G, 0x78)
+; A7 = F0 & G
 %line 1838+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm13, zmm8, zmm1, 120
-; A5 = ternlog(A5, F1, G, 0x78)
+	vpandd zmm19, zmm8, zmm1
+; A8 = ternlog(A8, F1, G, 0x78)
 %line 1839+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm15, zmm9, zmm1, 120
-; A6 = ternlog(A6, F2, G, 0x78)
+	vpternlogd zmm18, zmm9, zmm1, 120
+; A9 = ternlog(A9, F2, G, 0x78)
 %line 1840+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm10, zmm1, 120
-; A7 = ternlog(A7, F3, G, 0x78)
+	vpternlogd zmm17, zmm10, zmm1, 120
+; A10 = ternlog(A10, F3, G, 0x78)
 %line 1841+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm11, zmm1, 120
-; A8 = ternlog(A8, F4, G, 0x78)
+	vpternlogd zmm16, zmm11, zmm1, 120
+; A11 = ternlog(A11, F4, G, 0x78)
 %line 1842+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm5, zmm1, 120
-; A9 = F5 & G
+	vpternlogd zmm2, zmm5, zmm1, 120
+; A12 = ternlog(A12, F5, G, 0x78)
 %line 1843+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm19, zmm6, zmm1
-; IX = mem512[GI5]
+	vpternlogd zmm3, zmm6, zmm1, 120
+; IX = mem512[GI6]
 %line 1844+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rel GI5]
+	vmovdqu64 zmm0, [rel GI6]
 ; G = mem512[bm]
 %line 1845+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
 ; G = permute2x32(G, IX, DM)
 %line 1846+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm4
-; A5 = ternlog(A5, F0, G, 0x78)
+; A6 = F0 & G
 %line 1847+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm15, zmm8, zmm1, 120
-; A6 = ternlog(A6, F1, G, 0x78)
+	vpandd zmm20, zmm8, zmm1
+; A7 = ternlog(A7, F1, G, 0x78)
 %line 1848+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm9, zmm1, 120
-; A7 = ternlog(A7, F2, G, 0x78)
+	vpternlogd zmm19, zmm9, zmm1, 120
+; A8 = ternlog(A8, F2, G, 0x78)
 %line 1849+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm10, zmm1, 120
-; A8 = ternlog(A8, F3, G, 0x78)
+	vpternlogd zmm18, zmm10, zmm1, 120
+; A9 = ternlog(A9, F3, G, 0x78)
 %line 1850+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm11, zmm1, 120
-; A9 = ternlog(A9, F4, G, 0x78)
+	vpternlogd zmm17, zmm11, zmm1, 120
+; A10 = ternlog(A10, F4, G, 0x78)
 %line 1851+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm5, zmm1, 120
-; A10 = F5 & G
+	vpternlogd zmm16, zmm5, zmm1, 120
+; A11 = ternlog(A11, F5, G, 0x78)
 %line 1852+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm20, zmm6, zmm1
-; IX = mem512[GI6]
+	vpternlogd zmm2, zmm6, zmm1, 120
+; IX = mem512[GI5]
 %line 1853+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rel GI6]
+	vmovdqu64 zmm0, [rel GI5]
 ; G = mem512[bm]
 %line 1854+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
 ; G = permute2x32(G, IX, DM)
 %line 1855+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm4
-; A6 = ternlog(A6, F0, G, 0x78)
+; A5 = F0 & G
 %line 1856+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm8, zmm1, 120
-; A7 = ternlog(A7, F1, G, 0x78)
+	vpandd zmm21, zmm8, zmm1
+; A6 = ternlog(A6, F1, G, 0x78)
 %line 1857+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm9, zmm1, 120
-; A8 = ternlog(A8, F2, G, 0x78)
+	vpternlogd zmm20, zmm9, zmm1, 120
+; A7 = ternlog(A7, F2, G, 0x78)
 %line 1858+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm10, zmm1, 120
-; A9 = ternlog(A9, F3, G, 0x78)
+	vpternlogd zmm19, zmm10, zmm1, 120
+; A8 = ternlog(A8, F3, G, 0x78)
 %line 1859+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm11, zmm1, 120
-; A10 = ternlog(A10, F4, G, 0x78)
+	vpternlogd zmm18, zmm11, zmm1, 120
+; A9 = ternlog(A9, F4, G, 0x78)
 %line 1860+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm5, zmm1, 120
-; A11 = F5 & G
+	vpternlogd zmm17, zmm5, zmm1, 120
+; A10 = ternlog(A10, F5, G, 0x78)
 %line 1861+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm21, zmm6, zmm1
-; IX = mem512[GI7]
+	vpternlogd zmm16, zmm6, zmm1, 120
+; IX = mem512[GI4]
 %line 1862+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rel GI7]
+	vmovdqu64 zmm0, [rel GI4]
 ; G = mem512[bm]
 %line 1863+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
 ; G = permute2x32(G, IX, DM)
 %line 1864+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm4
-; A7 = ternlog(A7, F0, G, 0x78)
+; A4 = F0 & G
 %line 1865+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm8, zmm1, 120
-; A8 = ternlog(A8, F1, G, 0x78)
+	vpandd zmm22, zmm8, zmm1
+; A5 = ternlog(A5, F1, G, 0x78)
 %line 1866+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm9, zmm1, 120
-; A9 = ternlog(A9, F2, G, 0x78)
+	vpternlogd zmm21, zmm9, zmm1, 120
+; A6 = ternlog(A6, F2, G, 0x78)
 %line 1867+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm10, zmm1, 120
-; A10 = ternlog(A10, F3, G, 0x78)
+	vpternlogd zmm20, zmm10, zmm1, 120
+; A7 = ternlog(A7, F3, G, 0x78)
 %line 1868+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm11, zmm1, 120
-; A11 = ternlog(A11, F4, G, 0x78)
+	vpternlogd zmm19, zmm11, zmm1, 120
+; A8 = ternlog(A8, F4, G, 0x78)
 %line 1869+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm5, zmm1, 120
-; A12 = F5 & G
+	vpternlogd zmm18, zmm5, zmm1, 120
+; A9 = ternlog(A9, F5, G, 0x78)
 %line 1870+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm22, zmm6, zmm1
-; IX = mem512[GI8]
+	vpternlogd zmm17, zmm6, zmm1, 120
+; IX = mem512[GI3]
 %line 1871+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rel GI8]
+	vmovdqu64 zmm0, [rel GI3]
 ; G = mem512[bm]
 %line 1872+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
 ; G = permute2x32(G, IX, DM)
 %line 1873+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm4
-; A8 = ternlog(A8, F0, G, 0x78)
+; A3 = F0 & G
 %line 1874+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm8, zmm1, 120
-; A9 = ternlog(A9, F1, G, 0x78)
+	vpandd zmm23, zmm8, zmm1
+; A4 = ternlog(A4, F1, G, 0x78)
 %line 1875+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm9, zmm1, 120
-; A10 = ternlog(A10, F2, G, 0x78)
+	vpternlogd zmm22, zmm9, zmm1, 120
+; A5 = ternlog(A5, F2, G, 0x78)
 %line 1876+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm10, zmm1, 120
-; A11 = ternlog(A11, F3, G, 0x78)
+	vpternlogd zmm21, zmm10, zmm1, 120
+; A6 = ternlog(A6, F3, G, 0x78)
 %line 1877+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm11, zmm1, 120
-; A12 = ternlog(A12, F4, G, 0x78)
+	vpternlogd zmm20, zmm11, zmm1, 120
+; A7 = ternlog(A7, F4, G, 0x78)
 %line 1878+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm5, zmm1, 120
-; A13 = F5 & G
+	vpternlogd zmm19, zmm5, zmm1, 120
+; A8 = ternlog(A8, F5, G, 0x78)
 %line 1879+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm23, zmm6, zmm1
-; IX = mem512[GI9]
+	vpternlogd zmm18, zmm6, zmm1, 120
+; IX = mem512[GI2]
 %line 1880+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rel GI9]
+	vmovdqu64 zmm0, [rel GI2]
 ; G = mem512[bm]
 %line 1881+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
 ; G = permute2x32(G, IX, DM)
 %line 1882+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm4
-; A9 = ternlog(A9, F0, G, 0x78)
+; A2 = F0 & G
 %line 1883+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm8, zmm1, 120
-; A10 = ternlog(A10, F1, G, 0x78)
+	vpandd zmm24, zmm8, zmm1
+; A3 = ternlog(A3, F1, G, 0x78)
 %line 1884+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm9, zmm1, 120
-; A11 = ternlog(A11, F2, G, 0x78)
+	vpternlogd zmm23, zmm9, zmm1, 120
+; A4 = ternlog(A4, F2, G, 0x78)
 %line 1885+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm10, zmm1, 120
-; A12 = ternlog(A12, F3, G, 0x78)
+	vpternlogd zmm22, zmm10, zmm1, 120
+; A5 = ternlog(A5, F3, G, 0x78)
 %line 1886+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm11, zmm1, 120
-; A13 = ternlog(A13, F4, G, 0x78)
+	vpternlogd zmm21, zmm11, zmm1, 120
+; A6 = ternlog(A6, F4, G, 0x78)
 %line 1887+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm5, zmm1, 120
-; A14 = F5 & G
+	vpternlogd zmm20, zmm5, zmm1, 120
+; A7 = ternlog(A7, F5, G, 0x78)
 %line 1888+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm24, zmm6, zmm1
-; IX = mem512[GI10]
+	vpternlogd zmm19, zmm6, zmm1, 120
+; IX = mem512[GI1]
 %line 1889+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rel GI10]
+	vmovdqu64 zmm0, [rel GI1]
 ; G = mem512[bm]
 %line 1890+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
 ; G = permute2x32(G, IX, DM)
 %line 1891+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm4
-; A10 = ternlog(A10, F0, G, 0x78)
+; A1 = F0 & G
 %line 1892+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm8, zmm1, 120
-; A11 = ternlog(A11, F1, G, 0x78)
+	vpandd zmm25, zmm8, zmm1
+; A2 = ternlog(A2, F1, G, 0x78)
 %line 1893+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm9, zmm1, 120
-; A12 = ternlog(A12, F2, G, 0x78)
+	vpternlogd zmm24, zmm9, zmm1, 120
+; A3 = ternlog(A3, F2, G, 0x78)
 %line 1894+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm10, zmm1, 120
-; A13 = ternlog(A13, F3, G, 0x78)
+	vpternlogd zmm23, zmm10, zmm1, 120
+; A4 = ternlog(A4, F3, G, 0x78)
 %line 1895+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm11, zmm1, 120
-; A14 = ternlog(A14, F4, G, 0x78)
+	vpternlogd zmm22, zmm11, zmm1, 120
+; A5 = ternlog(A5, F4, G, 0x78)
 %line 1896+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm24, zmm5, zmm1, 120
-; A15 = F5 & G
+	vpternlogd zmm21, zmm5, zmm1, 120
+; A6 = ternlog(A6, F5, G, 0x78)
 %line 1897+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm25, zmm6, zmm1
-; IX = mem512[GI11]
+	vpternlogd zmm20, zmm6, zmm1, 120
+; IX = mem512[GI0]
 %line 1898+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rel GI11]
+	vmovdqu64 zmm0, [rel GI0]
 ; G = mem512[bm]
 %line 1899+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
 ; G = permute2x32(G, IX, DM)
 %line 1900+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm4
-; A11 = ternlog(A11, F0, G, 0x78)
+; A0 = F0 & G
 %line 1901+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm8, zmm1, 120
-; A12 = ternlog(A12, F1, G, 0x78)
+	vpandd zmm26, zmm8, zmm1
+; A1 = ternlog(A1, F1, G, 0x78)
 %line 1902+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm9, zmm1, 120
-; A13 = ternlog(A13, F2, G, 0x78)
+	vpternlogd zmm25, zmm9, zmm1, 120
+; A2 = ternlog(A2, F2, G, 0x78)
 %line 1903+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm10, zmm1, 120
-; A14 = ternlog(A14, F3, G, 0x78)
+	vpternlogd zmm24, zmm10, zmm1, 120
+; A3 = ternlog(A3, F3, G, 0x78)
 %line 1904+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm24, zmm11, zmm1, 120
-; A15 = ternlog(A15, F4, G, 0x78)
+	vpternlogd zmm23, zmm11, zmm1, 120
+; A4 = ternlog(A4, F4, G, 0x78)
 %line 1905+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm25, zmm5, zmm1, 120
-; A16 = F5 & G
+	vpternlogd zmm22, zmm5, zmm1, 120
+; A5 = ternlog(A5, F5, G, 0x78)
 %line 1906+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm26, zmm6, zmm1
+	vpternlogd zmm21, zmm6, zmm1, 120
 ; 8x UP = up
 %line 1908+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpbroadcastq zmm0, r9
@@ -5481,25 +5481,25 @@ align 32
 	vmovdqu64 zmm1, [rel CME]
 ; K = K | UP
 %line 1913+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpord zmm27, zmm1, zmm0
+	vpord zmm4, zmm1, zmm0
 ; T0 = shuffle128(A11, A11, 0x4e)
 %line 1914+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm28, zmm21, zmm21, 78
+	vshufi32x4 zmm27, zmm2, zmm2, 78
 ; T1 = shuffle128(A11, ZERO, 0x0e)
 %line 1915+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm21, zmm7, 14
+	vshufi32x4 zmm0, zmm2, zmm7, 14
 ; T2 = shuffle128(A10, A10, 0x4e)
 %line 1916+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm21, zmm20, zmm20, 78
+	vshufi32x4 zmm28, zmm16, zmm16, 78
 ; T3 = shuffle128(A10, ZERO, 0x0e)
 %line 1917+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm20, zmm7, 14
+	vshufi32x4 zmm1, zmm16, zmm7, 14
 ; T4 = shuffle128(A9, A9, 0x4e)
 %line 1918+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm20, zmm19, zmm19, 78
+	vshufi32x4 zmm16, zmm17, zmm17, 78
 ; T5 = shuffle128(A9, ZERO, 0x0e)
 %line 1919+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm19, zmm19, zmm7, 14
+	vshufi32x4 zmm17, zmm17, zmm7, 14
 ; A8 = A8 ^ T1
 %line 1920+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpxord zmm18, zmm18, zmm0
@@ -5511,67 +5511,67 @@ align 32
 	vshufi32x4 zmm0, zmm18, zmm7, 14
 ; A7 = ternlog(A7, A16, T3, 0x96)
 %line 1923+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm26, zmm1, 150
+	vpternlogd zmm19, zmm15, zmm1, 150
 ; T8 = shuffle128(A7, A7, 0x4e)
 %line 1924+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm17, zmm17, 78
+	vshufi32x4 zmm1, zmm19, zmm19, 78
 ; T9 = shuffle128(A7, ZERO, 0x0e)
 %line 1925+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm4, zmm17, zmm7, 14
+	vshufi32x4 zmm2, zmm19, zmm7, 14
 ; A6 = ternlog(A6, A15, T5, 0x96)
 %line 1926+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm25, zmm19, 150
+	vpternlogd zmm20, zmm14, zmm17, 150
 ; T10 = shuffle128(A6, A6, 0x4e)
 %line 1927+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm17, zmm16, zmm16, 78
+	vshufi32x4 zmm17, zmm20, zmm20, 78
 ; T11 = shuffle128(A6, ZERO, 0x0e)
 %line 1928+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm16, zmm16, zmm7, 14
+	vshufi32x4 zmm18, zmm20, zmm7, 14
 ; A5 = ternlog(A5, A14, T0, 0x96)
 %line 1929+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm15, zmm24, zmm28, 150
+	vpternlogd zmm21, zmm13, zmm27, 150
 ; A5 = A5 ^ T7
 %line 1930+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpxord zmm15, zmm15, zmm0
+	vpxord zmm21, zmm21, zmm0
 ; A4 = ternlog(A4, A16, A13, 0x96)
 %line 1931+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm13, zmm26, zmm23, 150
+	vpternlogd zmm22, zmm15, zmm12, 150
 ; A4 = ternlog(A4, T2, T9, 0x96)
 %line 1932+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm13, zmm21, zmm4, 150
+	vpternlogd zmm22, zmm28, zmm2, 150
 ; A3 = ternlog(A3, A15, A12, 0x96)
 %line 1933+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm12, zmm25, zmm22, 150
+	vpternlogd zmm23, zmm14, zmm3, 150
 ; A3 = ternlog(A3, T4, T11, 0x96)
 %line 1934+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm12, zmm20, zmm16, 150
+	vpternlogd zmm23, zmm16, zmm18, 150
 ; A2 = ternlog(A2, A14, T6, 0x96)
 %line 1935+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm24, zmm29, 150
+	vpternlogd zmm24, zmm13, zmm29, 150
 ; A1 = ternlog(A1, A13, T8, 0x96)
 %line 1936+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm23, zmm1, 150
+	vpternlogd zmm25, zmm12, zmm1, 150
 ; A0 = ternlog(A0, A12, T10, 0x96)
 %line 1937+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm14, zmm22, zmm17, 150
+	vpternlogd zmm26, zmm3, zmm17, 150
 ; X = shuffle128(A0, A0, 0xb1)
 %line 1939+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm14, zmm14, 177
+	vshufi32x4 zmm1, zmm26, zmm26, 177
 ; X = ternlog(X, A0, mem512[CME], 0x28)
 %line 1940+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm14, [rel CME], 40
+	vpternlogd zmm1, zmm26, [rel CME], 40
 ; IY = mem512[CIY]
 %line 1941+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel CIY]
 ; Y = ZERO
 %line 1942+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqa64 zmm4, zmm7
+	vmovdqa64 zmm2, zmm7
 ; Y = permute2x64(Y, IY, F0)
 %line 1943+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpermt2q zmm4, zmm0, zmm8
+	vpermt2q zmm2, zmm0, zmm8
 ; F0 = ternlog(F0, Y, K, 0xd8)
 %line 1944+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm8, zmm4, zmm27, 216
+	vpternlogd zmm8, zmm2, zmm4, 216
 ; Y = unpackhi64(F0, ZERO)
 %line 1945+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpunpckhqdq zmm0, zmm8, zmm7
@@ -5586,10 +5586,10 @@ align 32
 	vpternlogd zmm8, zmm0, zmm1, 254
 ; X = shuffle128(A1, A1, 0xb1)
 %line 1949+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm2, zmm2, 177
+	vshufi32x4 zmm0, zmm25, zmm25, 177
 ; X = ternlog(X, A1, mem512[CME], 0x28)
 %line 1950+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm2, [rel CME], 40
+	vpternlogd zmm0, zmm25, [rel CME], 40
 ; IY = mem512[CIY]
 %line 1951+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rel CIY]
@@ -5601,7 +5601,7 @@ align 32
 	vpermt2q zmm2, zmm1, zmm9
 ; F1 = ternlog(F1, Y, K, 0xd8)
 %line 1954+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm9, zmm2, zmm27, 216
+	vpternlogd zmm9, zmm2, zmm4, 216
 ; Y = unpackhi64(F1, ZERO)
 %line 1955+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpunpckhqdq zmm1, zmm9, zmm7
@@ -5616,10 +5616,10 @@ align 32
 	vpternlogd zmm9, zmm1, zmm0, 254
 ; X = shuffle128(A2, A2, 0xb1)
 %line 1959+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm3, zmm3, 177
+	vshufi32x4 zmm0, zmm24, zmm24, 177
 ; X = ternlog(X, A2, mem512[CME], 0x28)
 %line 1960+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm3, [rel CME], 40
+	vpternlogd zmm0, zmm24, [rel CME], 40
 ; IY = mem512[CIY]
 %line 1961+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rel CIY]
@@ -5631,7 +5631,7 @@ align 32
 	vpermt2q zmm2, zmm1, zmm10
 ; F2 = ternlog(F2, Y, K, 0xd8)
 %line 1964+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm10, zmm2, zmm27, 216
+	vpternlogd zmm10, zmm2, zmm4, 216
 ; Y = unpackhi64(F2, ZERO)
 %line 1965+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpunpckhqdq zmm1, zmm10, zmm7
@@ -5646,10 +5646,10 @@ align 32
 	vpternlogd zmm10, zmm1, zmm0, 254
 ; X = shuffle128(A3, A3, 0xb1)
 %line 1969+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm12, zmm12, 177
+	vshufi32x4 zmm0, zmm23, zmm23, 177
 ; X = ternlog(X, A3, mem512[CME], 0x28)
 %line 1970+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm12, [rel CME], 40
+	vpternlogd zmm0, zmm23, [rel CME], 40
 ; IY = mem512[CIY]
 %line 1971+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rel CIY]
@@ -5661,7 +5661,7 @@ align 32
 	vpermt2q zmm2, zmm1, zmm11
 ; F3 = ternlog(F3, Y, K, 0xd8)
 %line 1974+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm11, zmm2, zmm27, 216
+	vpternlogd zmm11, zmm2, zmm4, 216
 ; Y = unpackhi64(F3, ZERO)
 %line 1975+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpunpckhqdq zmm1, zmm11, zmm7
@@ -5676,10 +5676,10 @@ align 32
 	vpternlogd zmm11, zmm1, zmm0, 254
 ; X = shuffle128(A4, A4, 0xb1)
 %line 1979+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm13, zmm13, 177
+	vshufi32x4 zmm0, zmm22, zmm22, 177
 ; X = ternlog(X, A4, mem512[CME], 0x28)
 %line 1980+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm13, [rel CME], 40
+	vpternlogd zmm0, zmm22, [rel CME], 40
 ; IY = mem512[CIY]
 %line 1981+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rel CIY]
@@ -5691,7 +5691,7 @@ align 32
 	vpermt2q zmm2, zmm1, zmm5
 ; F4 = ternlog(F4, Y, K, 0xd8)
 %line 1984+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm5, zmm2, zmm27, 216
+	vpternlogd zmm5, zmm2, zmm4, 216
 ; Y = unpackhi64(F4, ZERO)
 %line 1985+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpunpckhqdq zmm1, zmm5, zmm7
@@ -5706,10 +5706,10 @@ align 32
 	vpternlogd zmm5, zmm1, zmm0, 254
 ; X = shuffle128(A5, A5, 0xb1)
 %line 1989+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm15, zmm15, 177
+	vshufi32x4 zmm0, zmm21, zmm21, 177
 ; X = ternlog(X, A5, mem512[CME], 0x28)
 %line 1990+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm15, [rel CME], 40
+	vpternlogd zmm0, zmm21, [rel CME], 40
 ; IY = mem512[CIY]
 %line 1991+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rel CIY]
@@ -5721,7 +5721,7 @@ align 32
 	vpermt2q zmm2, zmm1, zmm6
 ; F5 = ternlog(F5, Y, K, 0xd8)
 %line 1994+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm6, zmm2, zmm27, 216
+	vpternlogd zmm6, zmm2, zmm4, 216
 ; Y = unpackhi64(F5, ZERO)
 %line 1995+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpunpckhqdq zmm1, zmm6, zmm7

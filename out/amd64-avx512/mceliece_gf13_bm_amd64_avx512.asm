@@ -8604,9 +8604,8 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	vmovdqa64 zmm9, zmm1
 	vmovdqa64 zmm10, zmm2
 	vmovdqa64 zmm11, zmm3
-	vmovdqa64 zmm12, zmm4
-	vmovdqa64 zmm13, zmm5
-	vmovdqa64 zmm15, zmm6
+	vmovdqa64 zmm13, zmm6
+	vmovdqa64 zmm14, zmm7
 align 32
 .Lloop:
 ; g = n
@@ -8630,490 +8629,490 @@ align 32
 ; g += zp
 %line 2956+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	add r9, rdi
-; 2x X = mem256[g + 0]
+; 2x X = mem256[g + 768]
 %line 2958+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9]
-; A0 = F0 & X
+	vbroadcasti64x4 zmm0, [r9 + 768]
+; A12 = F0 & X
 %line 2959+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm24, zmm9, zmm0
-; A1 = F1 & X
+	vpandd zmm12, zmm9, zmm0
+; A13 = F1 & X
 %line 2960+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm25, zmm10, zmm0
-; A2 = F2 & X
+	vpandd zmm22, zmm10, zmm0
+; A14 = F2 & X
 %line 2961+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm26, zmm11, zmm0
-; A3 = F3 & X
+	vpandd zmm23, zmm11, zmm0
+; A15 = F3 & X
 %line 2962+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm27, zmm12, zmm0
-; A4 = F4 & X
+	vpandd zmm24, zmm4, zmm0
+; A16 = F4 & X
 %line 2963+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm28, zmm13, zmm0
-; A5 = F5 & X
+	vpandd zmm25, zmm5, zmm0
+; A17 = F5 & X
 %line 2964+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm23, zmm15, zmm0
-; A6 = F6 & X
+	vpandd zmm26, zmm13, zmm0
+; A18 = F6 & X
 %line 2965+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm22, zmm7, zmm0
-; 2x X = mem256[g + 64]
+	vpandd zmm27, zmm14, zmm0
+; 2x X = mem256[g + 704]
 %line 2966+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 64]
-; A1 = ternlog(A1, F0, X, 0x78)
+	vbroadcasti64x4 zmm0, [r9 + 704]
+; A11 = F0 & X
 %line 2967+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm25, zmm9, zmm0, 120
-; A2 = ternlog(A2, F1, X, 0x78)
+	vpandd zmm7, zmm9, zmm0
+; A12 = ternlog(A12, F1, X, 0x78)
 %line 2968+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm26, zmm10, zmm0, 120
-; A3 = ternlog(A3, F2, X, 0x78)
+	vpternlogd zmm12, zmm10, zmm0, 120
+; A13 = ternlog(A13, F2, X, 0x78)
 %line 2969+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm27, zmm11, zmm0, 120
-; A4 = ternlog(A4, F3, X, 0x78)
-%line 2970+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm28, zmm12, zmm0, 120
-; A5 = ternlog(A5, F4, X, 0x78)
-%line 2971+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm13, zmm0, 120
-; A6 = ternlog(A6, F5, X, 0x78)
-%line 2972+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm15, zmm0, 120
-; A7 = F6 & X
-%line 2973+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm1, zmm7, zmm0
-; 2x X = mem256[g + 128]
-%line 2974+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 128]
-; A2 = ternlog(A2, F0, X, 0x78)
-%line 2975+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm26, zmm9, zmm0, 120
-; A3 = ternlog(A3, F1, X, 0x78)
-%line 2976+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm27, zmm10, zmm0, 120
-; A4 = ternlog(A4, F2, X, 0x78)
-%line 2977+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm28, zmm11, zmm0, 120
-; A5 = ternlog(A5, F3, X, 0x78)
-%line 2978+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm12, zmm0, 120
-; A6 = ternlog(A6, F4, X, 0x78)
-%line 2979+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm13, zmm0, 120
-; A7 = ternlog(A7, F5, X, 0x78)
-%line 2980+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm15, zmm0, 120
-; A8 = F6 & X
-%line 2981+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm2, zmm7, zmm0
-; 2x X = mem256[g + 192]
-%line 2982+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 192]
-; A3 = ternlog(A3, F0, X, 0x78)
-%line 2983+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm27, zmm9, zmm0, 120
-; A4 = ternlog(A4, F1, X, 0x78)
-%line 2984+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm28, zmm10, zmm0, 120
-; A5 = ternlog(A5, F2, X, 0x78)
-%line 2985+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm11, zmm0, 120
-; A6 = ternlog(A6, F3, X, 0x78)
-%line 2986+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm12, zmm0, 120
-; A7 = ternlog(A7, F4, X, 0x78)
-%line 2987+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm13, zmm0, 120
-; A8 = ternlog(A8, F5, X, 0x78)
-%line 2988+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm15, zmm0, 120
-; A9 = F6 & X
-%line 2989+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm3, zmm7, zmm0
-; 2x X = mem256[g + 256]
-%line 2990+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 256]
-; A4 = ternlog(A4, F0, X, 0x78)
-%line 2991+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm28, zmm9, zmm0, 120
-; A5 = ternlog(A5, F1, X, 0x78)
-%line 2992+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm10, zmm0, 120
-; A6 = ternlog(A6, F2, X, 0x78)
-%line 2993+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpternlogd zmm22, zmm11, zmm0, 120
-; A7 = ternlog(A7, F3, X, 0x78)
+; A14 = ternlog(A14, F3, X, 0x78)
+%line 2970+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm23, zmm4, zmm0, 120
+; A15 = ternlog(A15, F4, X, 0x78)
+%line 2971+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm24, zmm5, zmm0, 120
+; A16 = ternlog(A16, F5, X, 0x78)
+%line 2972+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm25, zmm13, zmm0, 120
+; A17 = ternlog(A17, F6, X, 0x78)
+%line 2973+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm26, zmm14, zmm0, 120
+; 2x X = mem256[g + 640]
+%line 2974+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vbroadcasti64x4 zmm0, [r9 + 640]
+; A10 = F0 & X
+%line 2975+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpandd zmm3, zmm9, zmm0
+; A11 = ternlog(A11, F1, X, 0x78)
+%line 2976+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm7, zmm10, zmm0, 120
+; A12 = ternlog(A12, F2, X, 0x78)
+%line 2977+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm12, zmm11, zmm0, 120
+; A13 = ternlog(A13, F3, X, 0x78)
+%line 2978+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm22, zmm4, zmm0, 120
+; A14 = ternlog(A14, F4, X, 0x78)
+%line 2979+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm23, zmm5, zmm0, 120
+; A15 = ternlog(A15, F5, X, 0x78)
+%line 2980+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm24, zmm13, zmm0, 120
+; A16 = ternlog(A16, F6, X, 0x78)
+%line 2981+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm25, zmm14, zmm0, 120
+; 2x X = mem256[g + 576]
+%line 2982+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vbroadcasti64x4 zmm0, [r9 + 576]
+; A9 = F0 & X
+%line 2983+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpandd zmm6, zmm9, zmm0
+; A10 = ternlog(A10, F1, X, 0x78)
+%line 2984+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm3, zmm10, zmm0, 120
+; A11 = ternlog(A11, F2, X, 0x78)
+%line 2985+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm7, zmm11, zmm0, 120
+; A12 = ternlog(A12, F3, X, 0x78)
+%line 2986+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm12, zmm4, zmm0, 120
+; A13 = ternlog(A13, F4, X, 0x78)
+%line 2987+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm22, zmm5, zmm0, 120
+; A14 = ternlog(A14, F5, X, 0x78)
+%line 2988+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm23, zmm13, zmm0, 120
+; A15 = ternlog(A15, F6, X, 0x78)
+%line 2989+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm24, zmm14, zmm0, 120
+; 2x X = mem256[g + 512]
+%line 2990+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vbroadcasti64x4 zmm0, [r9 + 512]
+; A8 = F0 & X
+%line 2991+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpandd zmm2, zmm9, zmm0
+; A9 = ternlog(A9, F1, X, 0x78)
+%line 2992+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm6, zmm10, zmm0, 120
+; A10 = ternlog(A10, F2, X, 0x78)
+%line 2993+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm3, zmm11, zmm0, 120
+; A11 = ternlog(A11, F3, X, 0x78)
 %line 2994+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm12, zmm0, 120
-; A8 = ternlog(A8, F4, X, 0x78)
+	vpternlogd zmm7, zmm4, zmm0, 120
+; A12 = ternlog(A12, F4, X, 0x78)
 %line 2995+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm13, zmm0, 120
-; A9 = ternlog(A9, F5, X, 0x78)
+	vpternlogd zmm12, zmm5, zmm0, 120
+; A13 = ternlog(A13, F5, X, 0x78)
 %line 2996+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm15, zmm0, 120
-; A10 = F6 & X
+	vpternlogd zmm22, zmm13, zmm0, 120
+; A14 = ternlog(A14, F6, X, 0x78)
 %line 2997+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm4, zmm7, zmm0
-; 2x X = mem256[g + 320]
-%line 2998+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 320]
-; A5 = ternlog(A5, F0, X, 0x78)
-%line 2999+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm9, zmm0, 120
-; A6 = ternlog(A6, F1, X, 0x78)
-%line 3000+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm10, zmm0, 120
-; A7 = ternlog(A7, F2, X, 0x78)
-%line 3001+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm11, zmm0, 120
-; A8 = ternlog(A8, F3, X, 0x78)
-%line 3002+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm12, zmm0, 120
-; A9 = ternlog(A9, F4, X, 0x78)
-%line 3003+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm13, zmm0, 120
-; A10 = ternlog(A10, F5, X, 0x78)
-%line 3004+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm15, zmm0, 120
-; A11 = F6 & X
-%line 3005+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm5, zmm7, zmm0
-; 2x X = mem256[g + 384]
-%line 3006+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 384]
-; A6 = ternlog(A6, F0, X, 0x78)
-%line 3007+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm9, zmm0, 120
-; A7 = ternlog(A7, F1, X, 0x78)
-%line 3008+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm10, zmm0, 120
-; A8 = ternlog(A8, F2, X, 0x78)
-%line 3009+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm11, zmm0, 120
-; A9 = ternlog(A9, F3, X, 0x78)
-%line 3010+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm12, zmm0, 120
-; A10 = ternlog(A10, F4, X, 0x78)
-%line 3011+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm13, zmm0, 120
-; A11 = ternlog(A11, F5, X, 0x78)
-%line 3012+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm5, zmm15, zmm0, 120
-; A12 = F6 & X
-%line 3013+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm6, zmm7, zmm0
+	vpternlogd zmm23, zmm14, zmm0, 120
 ; 2x X = mem256[g + 448]
-%line 3014+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 2998+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vbroadcasti64x4 zmm0, [r9 + 448]
-; A7 = ternlog(A7, F0, X, 0x78)
-%line 3015+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm9, zmm0, 120
+; A7 = F0 & X
+%line 2999+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpandd zmm1, zmm9, zmm0
 ; A8 = ternlog(A8, F1, X, 0x78)
-%line 3016+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3000+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpternlogd zmm2, zmm10, zmm0, 120
 ; A9 = ternlog(A9, F2, X, 0x78)
-%line 3017+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm11, zmm0, 120
-; A10 = ternlog(A10, F3, X, 0x78)
-%line 3018+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm12, zmm0, 120
-; A11 = ternlog(A11, F4, X, 0x78)
-%line 3019+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm5, zmm13, zmm0, 120
-; A12 = ternlog(A12, F5, X, 0x78)
-%line 3020+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm6, zmm15, zmm0, 120
-; A13 = F6 & X
-%line 3021+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm30, zmm7, zmm0
-; 2x X = mem256[g + 512]
-%line 3022+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 512]
-; A8 = ternlog(A8, F0, X, 0x78)
-%line 3023+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm9, zmm0, 120
-; A9 = ternlog(A9, F1, X, 0x78)
-%line 3024+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm10, zmm0, 120
-; A10 = ternlog(A10, F2, X, 0x78)
-%line 3025+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm11, zmm0, 120
-; A11 = ternlog(A11, F3, X, 0x78)
-%line 3026+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm5, zmm12, zmm0, 120
-; A12 = ternlog(A12, F4, X, 0x78)
-%line 3027+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm6, zmm13, zmm0, 120
-; A13 = ternlog(A13, F5, X, 0x78)
-%line 3028+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm30, zmm15, zmm0, 120
-; A14 = F6 & X
-%line 3029+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm21, zmm7, zmm0
-; 2x X = mem256[g + 576]
-%line 3030+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 576]
-; A9 = ternlog(A9, F0, X, 0x78)
-%line 3031+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm9, zmm0, 120
-; A10 = ternlog(A10, F1, X, 0x78)
-%line 3032+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm10, zmm0, 120
-; A11 = ternlog(A11, F2, X, 0x78)
-%line 3033+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm5, zmm11, zmm0, 120
-; A12 = ternlog(A12, F3, X, 0x78)
-%line 3034+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm6, zmm12, zmm0, 120
-; A13 = ternlog(A13, F4, X, 0x78)
-%line 3035+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm30, zmm13, zmm0, 120
-; A14 = ternlog(A14, F5, X, 0x78)
-%line 3036+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm15, zmm0, 120
-; A15 = F6 & X
-%line 3037+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm18, zmm7, zmm0
-; 2x X = mem256[g + 640]
-%line 3038+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 640]
-; A10 = ternlog(A10, F0, X, 0x78)
-%line 3039+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm9, zmm0, 120
-; A11 = ternlog(A11, F1, X, 0x78)
-%line 3040+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm5, zmm10, zmm0, 120
-; A12 = ternlog(A12, F2, X, 0x78)
-%line 3041+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+%line 3001+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpternlogd zmm6, zmm11, zmm0, 120
-; A13 = ternlog(A13, F3, X, 0x78)
+; A10 = ternlog(A10, F3, X, 0x78)
+%line 3002+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm3, zmm4, zmm0, 120
+; A11 = ternlog(A11, F4, X, 0x78)
+%line 3003+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm7, zmm5, zmm0, 120
+; A12 = ternlog(A12, F5, X, 0x78)
+%line 3004+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm12, zmm13, zmm0, 120
+; A13 = ternlog(A13, F6, X, 0x78)
+%line 3005+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm22, zmm14, zmm0, 120
+; 2x X = mem256[g + 384]
+%line 3006+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vbroadcasti64x4 zmm15, [r9 + 384]
+; A6 = F0 & X
+%line 3007+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpandd zmm0, zmm9, zmm15
+; A7 = ternlog(A7, F1, X, 0x78)
+%line 3008+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm1, zmm10, zmm15, 120
+; A8 = ternlog(A8, F2, X, 0x78)
+%line 3009+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm2, zmm11, zmm15, 120
+; A9 = ternlog(A9, F3, X, 0x78)
+%line 3010+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm6, zmm4, zmm15, 120
+; A10 = ternlog(A10, F4, X, 0x78)
+%line 3011+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm3, zmm5, zmm15, 120
+; A11 = ternlog(A11, F5, X, 0x78)
+%line 3012+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm7, zmm13, zmm15, 120
+; A12 = ternlog(A12, F6, X, 0x78)
+%line 3013+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm12, zmm14, zmm15, 120
+; 2x X = mem256[g + 320]
+%line 3014+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vbroadcasti64x4 zmm15, [r9 + 320]
+; A5 = F0 & X
+%line 3015+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpandd zmm19, zmm9, zmm15
+; A6 = ternlog(A6, F1, X, 0x78)
+%line 3016+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm0, zmm10, zmm15, 120
+; A7 = ternlog(A7, F2, X, 0x78)
+%line 3017+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm1, zmm11, zmm15, 120
+; A8 = ternlog(A8, F3, X, 0x78)
+%line 3018+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm2, zmm4, zmm15, 120
+; A9 = ternlog(A9, F4, X, 0x78)
+%line 3019+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm6, zmm5, zmm15, 120
+; A10 = ternlog(A10, F5, X, 0x78)
+%line 3020+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm3, zmm13, zmm15, 120
+; A11 = ternlog(A11, F6, X, 0x78)
+%line 3021+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm7, zmm14, zmm15, 120
+; 2x X = mem256[g + 256]
+%line 3022+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vbroadcasti64x4 zmm15, [r9 + 256]
+; A4 = F0 & X
+%line 3023+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpandd zmm31, zmm9, zmm15
+; A5 = ternlog(A5, F1, X, 0x78)
+%line 3024+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm19, zmm10, zmm15, 120
+; A6 = ternlog(A6, F2, X, 0x78)
+%line 3025+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm0, zmm11, zmm15, 120
+; A7 = ternlog(A7, F3, X, 0x78)
+%line 3026+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm1, zmm4, zmm15, 120
+; A8 = ternlog(A8, F4, X, 0x78)
+%line 3027+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm2, zmm5, zmm15, 120
+; A9 = ternlog(A9, F5, X, 0x78)
+%line 3028+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm6, zmm13, zmm15, 120
+; A10 = ternlog(A10, F6, X, 0x78)
+%line 3029+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm3, zmm14, zmm15, 120
+; 2x X = mem256[g + 192]
+%line 3030+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vbroadcasti64x4 zmm15, [r9 + 192]
+; A3 = F0 & X
+%line 3031+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpandd zmm30, zmm9, zmm15
+; A4 = ternlog(A4, F1, X, 0x78)
+%line 3032+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm31, zmm10, zmm15, 120
+; A5 = ternlog(A5, F2, X, 0x78)
+%line 3033+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm19, zmm11, zmm15, 120
+; A6 = ternlog(A6, F3, X, 0x78)
+%line 3034+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm0, zmm4, zmm15, 120
+; A7 = ternlog(A7, F4, X, 0x78)
+%line 3035+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm1, zmm5, zmm15, 120
+; A8 = ternlog(A8, F5, X, 0x78)
+%line 3036+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm2, zmm13, zmm15, 120
+; A9 = ternlog(A9, F6, X, 0x78)
+%line 3037+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm6, zmm14, zmm15, 120
+; 2x X = mem256[g + 128]
+%line 3038+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vbroadcasti64x4 zmm15, [r9 + 128]
+; A2 = F0 & X
+%line 3039+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpandd zmm28, zmm9, zmm15
+; A3 = ternlog(A3, F1, X, 0x78)
+%line 3040+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm30, zmm10, zmm15, 120
+; A4 = ternlog(A4, F2, X, 0x78)
+%line 3041+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
+	vpternlogd zmm31, zmm11, zmm15, 120
+; A5 = ternlog(A5, F3, X, 0x78)
 %line 3042+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm30, zmm12, zmm0, 120
-; A14 = ternlog(A14, F4, X, 0x78)
+	vpternlogd zmm19, zmm4, zmm15, 120
+; A6 = ternlog(A6, F4, X, 0x78)
 %line 3043+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm13, zmm0, 120
-; A15 = ternlog(A15, F5, X, 0x78)
+	vpternlogd zmm0, zmm5, zmm15, 120
+; A7 = ternlog(A7, F5, X, 0x78)
 %line 3044+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm15, zmm0, 120
-; A16 = F6 & X
+	vpternlogd zmm1, zmm13, zmm15, 120
+; A8 = ternlog(A8, F6, X, 0x78)
 %line 3045+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm20, zmm7, zmm0
-; 2x X = mem256[g + 704]
+	vpternlogd zmm2, zmm14, zmm15, 120
+; 2x X = mem256[g + 64]
 %line 3046+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 704]
-; A11 = ternlog(A11, F0, X, 0x78)
+	vbroadcasti64x4 zmm15, [r9 + 64]
+; A1 = F0 & X
 %line 3047+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm5, zmm9, zmm0, 120
-; A12 = ternlog(A12, F1, X, 0x78)
+	vpandd zmm21, zmm9, zmm15
+; A2 = ternlog(A2, F1, X, 0x78)
 %line 3048+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm6, zmm10, zmm0, 120
-; A13 = ternlog(A13, F2, X, 0x78)
+	vpternlogd zmm28, zmm10, zmm15, 120
+; A3 = ternlog(A3, F2, X, 0x78)
 %line 3049+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm30, zmm11, zmm0, 120
-; A14 = ternlog(A14, F3, X, 0x78)
+	vpternlogd zmm30, zmm11, zmm15, 120
+; A4 = ternlog(A4, F3, X, 0x78)
 %line 3050+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm12, zmm0, 120
-; A15 = ternlog(A15, F4, X, 0x78)
+	vpternlogd zmm31, zmm4, zmm15, 120
+; A5 = ternlog(A5, F4, X, 0x78)
 %line 3051+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm13, zmm0, 120
-; A16 = ternlog(A16, F5, X, 0x78)
+	vpternlogd zmm19, zmm5, zmm15, 120
+; A6 = ternlog(A6, F5, X, 0x78)
 %line 3052+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm15, zmm0, 120
-; A17 = F6 & X
+	vpternlogd zmm0, zmm13, zmm15, 120
+; A7 = ternlog(A7, F6, X, 0x78)
 %line 3053+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm19, zmm7, zmm0
-; 2x X = mem256[g + 768]
+	vpternlogd zmm1, zmm14, zmm15, 120
+; 2x X = mem256[g + 0]
 %line 3054+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 768]
-; A12 = ternlog(A12, F0, X, 0x78)
+	vbroadcasti64x4 zmm15, [r9]
+; A0 = F0 & X
 %line 3055+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm6, zmm9, zmm0, 120
-; A13 = ternlog(A13, F1, X, 0x78)
+	vpandd zmm20, zmm9, zmm15
+; A1 = ternlog(A1, F1, X, 0x78)
 %line 3056+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm30, zmm10, zmm0, 120
-; A14 = ternlog(A14, F2, X, 0x78)
+	vpternlogd zmm21, zmm10, zmm15, 120
+; A2 = ternlog(A2, F2, X, 0x78)
 %line 3057+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm11, zmm0, 120
-; A15 = ternlog(A15, F3, X, 0x78)
+	vpternlogd zmm28, zmm11, zmm15, 120
+; A3 = ternlog(A3, F3, X, 0x78)
 %line 3058+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm12, zmm0, 120
-; A16 = ternlog(A16, F4, X, 0x78)
+	vpternlogd zmm30, zmm4, zmm15, 120
+; A4 = ternlog(A4, F4, X, 0x78)
 %line 3059+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm13, zmm0, 120
-; A17 = ternlog(A17, F5, X, 0x78)
+	vpternlogd zmm31, zmm5, zmm15, 120
+; A5 = ternlog(A5, F5, X, 0x78)
 %line 3060+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm15, zmm0, 120
-; A18 = F6 & X
+	vpternlogd zmm19, zmm13, zmm15, 120
+; A6 = ternlog(A6, F6, X, 0x78)
 %line 3061+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm29, zmm7, zmm0
+	vpternlogd zmm0, zmm14, zmm15, 120
 ; T0 = shuffle128(A12, ZERO, 0x0e)
 %line 3062+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 [rsp + 576], zmm7
-	vshufi32x4 zmm31, zmm6, zmm8, 14
+	vmovdqu64 [rsp + 576], zmm14
+	vshufi32x4 zmm29, zmm12, zmm8, 14
 ; T1 = shuffle128(ZERO, A12, 0x40)
 %line 3063+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm17, zmm8, zmm6, 64
+	vshufi32x4 zmm18, zmm8, zmm12, 64
 ; T2 = shuffle128(A11, ZERO, 0x0e)
 %line 3064+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm16, zmm5, zmm8, 14
+	vshufi32x4 zmm17, zmm7, zmm8, 14
 ; T3 = shuffle128(ZERO, A11, 0x40)
 %line 3065+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm14, zmm8, zmm5, 64
+	vshufi32x4 zmm16, zmm8, zmm7, 64
 ; A10 = A10 ^ T0
 %line 3066+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm4, zmm4, zmm31
+	vpxord zmm3, zmm3, zmm29
 ; T4 = shuffle128(A10, ZERO, 0x0e)
 %line 3067+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm7, zmm4, zmm8, 14
+	vshufi32x4 zmm15, zmm3, zmm8, 14
 ; T5 = shuffle128(ZERO, A10, 0x40)
 %line 3068+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm6, zmm8, zmm4, 64
+	vshufi32x4 zmm14, zmm8, zmm3, 64
 ; A9 = ternlog(A9, A18, T0, 0x96)
 %line 3069+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm29, zmm31, 150
+	vpternlogd zmm6, zmm27, zmm29, 150
 ; A9 = A9 ^ T2
 %line 3070+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm3, zmm3, zmm16
+	vpxord zmm6, zmm6, zmm17
 ; T6 = shuffle128(A9, ZERO, 0x0e)
 %line 3071+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm5, zmm3, zmm8, 14
+	vshufi32x4 zmm12, zmm6, zmm8, 14
 ; T7 = shuffle128(ZERO, A9, 0x40)
 %line 3072+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm4, zmm8, zmm3, 64
+	vshufi32x4 zmm7, zmm8, zmm6, 64
 ; A8 = ternlog(A8, A18, A17, 0x96)
 %line 3073+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm29, zmm19, 150
+	vpternlogd zmm2, zmm27, zmm26, 150
 ; A8 = ternlog(A8, T2, T4, 0x96)
 %line 3074+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm16, zmm7, 150
+	vpternlogd zmm2, zmm17, zmm15, 150
 ; T8 = shuffle128(A8, ZERO, 0x0e)
 %line 3075+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm3, zmm2, zmm8, 14
+	vshufi32x4 zmm6, zmm2, zmm8, 14
 ; T9 = shuffle128(ZERO, A8, 0x40)
 %line 3076+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm2, zmm8, zmm2, 64
+	vshufi32x4 zmm3, zmm8, zmm2, 64
 ; A7 = ternlog(A7, A17, A16, 0x96)
 %line 3077+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm19, zmm20, 150
+	vpternlogd zmm1, zmm26, zmm25, 150
 ; A7 = ternlog(A7, T0, T4, 0x96)
 %line 3078+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm31, zmm7, 150
+	vpternlogd zmm1, zmm29, zmm15, 150
 ; A7 = A7 ^ T6
 %line 3079+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm0, zmm1, zmm5
+	vpxord zmm1, zmm1, zmm12
 ; T10 = shuffle128(A7, ZERO, 0x0e)
 %line 3080+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm0, zmm8, 14
+	vshufi32x4 zmm2, zmm1, zmm8, 14
 ; T11 = shuffle128(ZERO, A7, 0x40)
 %line 3081+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm8, zmm0, 64
+	vshufi32x4 zmm1, zmm8, zmm1, 64
 ; A6 = ternlog(A6, A18, A16, 0x96)
 %line 3082+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm29, zmm20, 150
+	vpternlogd zmm0, zmm27, zmm25, 150
 ; A6 = ternlog(A6, A15, T0, 0x96)
 %line 3083+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm18, zmm31, 150
+	vpternlogd zmm0, zmm24, zmm29, 150
 ; A6 = ternlog(A6, T2, T6, 0x96)
 %line 3084+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm16, zmm5, 150
+	vpternlogd zmm0, zmm17, zmm12, 150
 ; A6 = A6 ^ T8
 %line 3085+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm22, zmm22, zmm3
+	vpxord zmm29, zmm0, zmm6
 ; T12 = shuffle128(A6, ZERO, 0x0e)
 %line 3086+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm31, zmm22, zmm8, 14
+	vshufi32x4 zmm0, zmm29, zmm8, 14
 ; A5 = ternlog(A5, A18, A17, 0x96)
 %line 3087+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm29, zmm19, 150
+	vpternlogd zmm19, zmm27, zmm26, 150
 ; A5 = ternlog(A5, A15, A14, 0x96)
 %line 3088+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm18, zmm21, 150
+	vpternlogd zmm19, zmm24, zmm23, 150
 ; A5 = ternlog(A5, T1, T2, 0x96)
 %line 3089+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm17, zmm16, 150
+	vpternlogd zmm19, zmm18, zmm17, 150
 ; A5 = ternlog(A5, T4, T8, 0x96)
 %line 3090+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm7, zmm3, 150
+	vpternlogd zmm19, zmm15, zmm6, 150
 ; A5 = A5 ^ T10
 %line 3091+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm23, zmm23, zmm1
+	vpxord zmm19, zmm19, zmm2
 ; A4 = ternlog(A4, A17, A16, 0x96)
 %line 3092+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm28, zmm19, zmm20, 150
+	vpternlogd zmm31, zmm26, zmm25, 150
 ; A4 = ternlog(A4, A14, A13, 0x96)
 %line 3093+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm28, zmm21, zmm30, 150
+	vpternlogd zmm31, zmm23, zmm22, 150
 ; A4 = ternlog(A4, T3, T4, 0x96)
 %line 3094+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm28, zmm14, zmm7, 150
+	vpternlogd zmm31, zmm16, zmm15, 150
 ; A4 = ternlog(A4, T6, T10, 0x96)
 %line 3095+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm28, zmm5, zmm1, 150
+	vpternlogd zmm31, zmm12, zmm2, 150
 ; A4 = A4 ^ T12
 %line 3096+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm28, zmm28, zmm31
+	vpxord zmm31, zmm31, zmm0
 ; A3 = ternlog(A3, A16, A15, 0x96)
 %line 3097+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm27, zmm20, zmm18, 150
+	vpternlogd zmm30, zmm25, zmm24, 150
 ; A3 = ternlog(A3, A13, T5, 0x96)
 %line 3098+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm27, zmm30, zmm6, 150
+	vpternlogd zmm30, zmm22, zmm14, 150
 ; A3 = ternlog(A3, T6, T8, 0x96)
 %line 3099+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm27, zmm5, zmm3, 150
+	vpternlogd zmm30, zmm12, zmm6, 150
 ; A3 = A3 ^ T12
 %line 3100+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm27, zmm27, zmm31
+	vpxord zmm30, zmm30, zmm0
 ; A2 = ternlog(A2, A15, A14, 0x96)
 %line 3101+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm26, zmm18, zmm21, 150
+	vpternlogd zmm28, zmm24, zmm23, 150
 ; A2 = ternlog(A2, T7, T8, 0x96)
 %line 3102+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm26, zmm4, zmm3, 150
+	vpternlogd zmm28, zmm7, zmm6, 150
 ; A2 = A2 ^ T10
 %line 3103+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm26, zmm26, zmm1
+	vpxord zmm28, zmm28, zmm2
 ; A1 = ternlog(A1, A14, A13, 0x96)
 %line 3104+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm25, zmm21, zmm30, 150
+	vpternlogd zmm21, zmm23, zmm22, 150
 ; A1 = ternlog(A1, T9, T10, 0x96)
 %line 3105+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm25, zmm2, zmm1, 150
+	vpternlogd zmm21, zmm3, zmm2, 150
 ; A1 = A1 ^ T12
 %line 3106+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm25, zmm25, zmm31
+	vpxord zmm21, zmm21, zmm0
 ; A0 = ternlog(A0, A13, T11, 0x96)
 %line 3107+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm24, zmm30, zmm0, 150
+	vpternlogd zmm20, zmm22, zmm1, 150
 ; A0 = A0 ^ T12
 %line 3108+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm24, zmm24, zmm31
+	vpxord zmm20, zmm20, zmm0
 ; Z0 = shuffle128(A0, A1, 0x88)
 %line 3111+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm24, zmm25, 136
+	vshufi32x4 zmm0, zmm20, zmm21, 136
 ; Z1 = shuffle128(A2, A3, 0x88)
 %line 3112+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm26, zmm27, 136
+	vshufi32x4 zmm1, zmm28, zmm30, 136
 ; Z2 = shuffle128(A4, A5, 0x88)
 %line 3113+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm2, zmm28, zmm23, 136
+	vshufi32x4 zmm2, zmm31, zmm19, 136
 ; Z3 = shuffle128(A6, A6, 0x00)
 %line 3114+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm3, zmm22, zmm22, 0
+	vshufi32x4 zmm3, zmm29, zmm29, 0
 ; X = unpacklo64(Z0, Z1)
 %line 3116+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpunpcklqdq zmm4, zmm0, zmm1
+	vpunpcklqdq zmm6, zmm0, zmm1
 ; W0 = unpackhi64(Z0, Z1)
 %line 3117+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpunpckhqdq zmm0, zmm0, zmm1
 ; W0 = W0 ^ X
 %line 3118+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm1, zmm0, zmm4
+	vpxord zmm1, zmm0, zmm6
 ; X = unpacklo64(Z2, Z3)
 %line 3119+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpunpcklqdq zmm4, zmm2, zmm3
+	vpunpcklqdq zmm6, zmm2, zmm3
 ; W1 = unpackhi64(Z2, Z3)
 %line 3120+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpunpckhqdq zmm0, zmm2, zmm3
 ; W1 = W1 ^ X
 %line 3121+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm0, zmm0, zmm4
+	vpxord zmm0, zmm0, zmm6
 ; X = unpacklo32(W0, W1)
 %line 3123+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpunpckldq zmm2, zmm1, zmm0
@@ -9164,13 +9163,13 @@ align 32
 	vpsrld zmm0, zmm0, 31
 ; 16x DM = ZERO - DM
 %line 3139+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpsubd zmm5, zmm8, zmm0
+	vpsubd zmm12, zmm8, zmm0
 ; Y256 = extract256(DM, 1)
 %line 3141+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vextracti64x4 ymm0, zmm5, 1
+	vextracti64x4 ymm0, zmm12, 1
 ; X256 = extract256(DM, 0)
 %line 3142+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vextracti64x4 ymm1, zmm5, 0
+	vextracti64x4 ymm1, zmm12, 0
 ; X256 = X256 | Y256
 %line 3143+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpord ymm1, ymm1, ymm0
@@ -9216,187 +9215,187 @@ align 32
 ; L ^= y1
 %line 3159+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	xor r11, r8
-; IX = mem512[GI0]
+; IX = mem512[GI12]
 %line 3161+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rel GI0]
+	vmovdqu64 zmm0, [rel GI12]
 ; G = mem512[bm]
 %line 3162+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
 ; G = permute2x32(G, IX, DM)
 %line 3163+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpermt2d zmm1, zmm0, zmm5
-; A0 = F0 & G
+	vpermt2d zmm1, zmm0, zmm12
+; A12 = F0 & G
 %line 3164+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpandd zmm3, zmm9, zmm1
-; A1 = F1 & G
+; A13 = F1 & G
 %line 3165+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm4, zmm10, zmm1
-; A2 = F2 & G
+	vpandd zmm6, zmm10, zmm1
+; A14 = F2 & G
 %line 3166+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm6, zmm11, zmm1
-; A3 = F3 & G
+	vpandd zmm7, zmm11, zmm1
+; A15 = F3 & G
 %line 3167+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm7, zmm12, zmm1
-; A4 = F4 & G
+	vpandd zmm14, zmm4, zmm1
+; A16 = F4 & G
 %line 3168+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm14, zmm13, zmm1
-; A5 = F5 & G
+	vpandd zmm15, zmm5, zmm1
+; A17 = F5 & G
 %line 3169+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm2, zmm15, zmm1
-; A6 = F6 & G
+	vpandd zmm16, zmm13, zmm1
+; A18 = F6 & G
 %line 3170+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm17, [rsp + 576]
-	vpandd zmm16, zmm17, zmm1
-; IX = mem512[GI1]
+	vmovdqu64 zmm2, [rsp + 576]
+	vpandd zmm17, zmm2, zmm1
+; IX = mem512[GI11]
 %line 3171+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rel GI1]
+	vmovdqu64 zmm0, [rel GI11]
 ; G = mem512[bm]
 %line 3172+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
 ; G = permute2x32(G, IX, DM)
 %line 3173+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpermt2d zmm1, zmm0, zmm5
-; A1 = ternlog(A1, F0, G, 0x78)
+	vpermt2d zmm1, zmm0, zmm12
+; A11 = F0 & G
 %line 3174+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm9, zmm1, 120
-; A2 = ternlog(A2, F1, G, 0x78)
+	vpandd zmm18, zmm9, zmm1
+; A12 = ternlog(A12, F1, G, 0x78)
 %line 3175+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm6, zmm10, zmm1, 120
-; A3 = ternlog(A3, F2, G, 0x78)
+	vpternlogd zmm3, zmm10, zmm1, 120
+; A13 = ternlog(A13, F2, G, 0x78)
 %line 3176+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm7, zmm11, zmm1, 120
-; A4 = ternlog(A4, F3, G, 0x78)
+	vpternlogd zmm6, zmm11, zmm1, 120
+; A14 = ternlog(A14, F3, G, 0x78)
 %line 3177+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm14, zmm12, zmm1, 120
-; A5 = ternlog(A5, F4, G, 0x78)
+	vpternlogd zmm7, zmm4, zmm1, 120
+; A15 = ternlog(A15, F4, G, 0x78)
 %line 3178+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm13, zmm1, 120
-; A6 = ternlog(A6, F5, G, 0x78)
+	vpternlogd zmm14, zmm5, zmm1, 120
+; A16 = ternlog(A16, F5, G, 0x78)
 %line 3179+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm15, zmm1, 120
-; A7 = F6 & G
+	vpternlogd zmm15, zmm13, zmm1, 120
+; A17 = ternlog(A17, F6, G, 0x78)
 %line 3180+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm18, zmm17, zmm1
-; IX = mem512[GI2]
+	vpternlogd zmm16, zmm2, zmm1, 120
+; IX = mem512[GI10]
 %line 3181+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rel GI2]
+	vmovdqu64 zmm0, [rel GI10]
 ; G = mem512[bm]
 %line 3182+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
 ; G = permute2x32(G, IX, DM)
 %line 3183+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpermt2d zmm1, zmm0, zmm5
-; A2 = ternlog(A2, F0, G, 0x78)
+	vpermt2d zmm1, zmm0, zmm12
+; A10 = F0 & G
 %line 3184+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm6, zmm9, zmm1, 120
-; A3 = ternlog(A3, F1, G, 0x78)
+	vpandd zmm19, zmm9, zmm1
+; A11 = ternlog(A11, F1, G, 0x78)
 %line 3185+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm7, zmm10, zmm1, 120
-; A4 = ternlog(A4, F2, G, 0x78)
+	vpternlogd zmm18, zmm10, zmm1, 120
+; A12 = ternlog(A12, F2, G, 0x78)
 %line 3186+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm14, zmm11, zmm1, 120
-; A5 = ternlog(A5, F3, G, 0x78)
+	vpternlogd zmm3, zmm11, zmm1, 120
+; A13 = ternlog(A13, F3, G, 0x78)
 %line 3187+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm12, zmm1, 120
-; A6 = ternlog(A6, F4, G, 0x78)
+	vpternlogd zmm6, zmm4, zmm1, 120
+; A14 = ternlog(A14, F4, G, 0x78)
 %line 3188+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm13, zmm1, 120
-; A7 = ternlog(A7, F5, G, 0x78)
+	vpternlogd zmm7, zmm5, zmm1, 120
+; A15 = ternlog(A15, F5, G, 0x78)
 %line 3189+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm15, zmm1, 120
-; A8 = F6 & G
+	vpternlogd zmm14, zmm13, zmm1, 120
+; A16 = ternlog(A16, F6, G, 0x78)
 %line 3190+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm19, zmm17, zmm1
-; IX = mem512[GI3]
+	vpternlogd zmm15, zmm2, zmm1, 120
+; IX = mem512[GI9]
 %line 3191+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rel GI3]
+	vmovdqu64 zmm0, [rel GI9]
 ; G = mem512[bm]
 %line 3192+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
 ; G = permute2x32(G, IX, DM)
 %line 3193+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpermt2d zmm1, zmm0, zmm5
-; A3 = ternlog(A3, F0, G, 0x78)
+	vpermt2d zmm1, zmm0, zmm12
+; A9 = F0 & G
 %line 3194+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm7, zmm9, zmm1, 120
-; A4 = ternlog(A4, F1, G, 0x78)
+	vpandd zmm20, zmm9, zmm1
+; A10 = ternlog(A10, F1, G, 0x78)
 %line 3195+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm14, zmm10, zmm1, 120
-; A5 = ternlog(A5, F2, G, 0x78)
+	vpternlogd zmm19, zmm10, zmm1, 120
+; A11 = ternlog(A11, F2, G, 0x78)
 %line 3196+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm11, zmm1, 120
-; A6 = ternlog(A6, F3, G, 0x78)
+	vpternlogd zmm18, zmm11, zmm1, 120
+; A12 = ternlog(A12, F3, G, 0x78)
 %line 3197+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm12, zmm1, 120
-; A7 = ternlog(A7, F4, G, 0x78)
+	vpternlogd zmm3, zmm4, zmm1, 120
+; A13 = ternlog(A13, F4, G, 0x78)
 %line 3198+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm13, zmm1, 120
-; A8 = ternlog(A8, F5, G, 0x78)
+	vpternlogd zmm6, zmm5, zmm1, 120
+; A14 = ternlog(A14, F5, G, 0x78)
 %line 3199+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm15, zmm1, 120
-; A9 = F6 & G
+	vpternlogd zmm7, zmm13, zmm1, 120
+; A15 = ternlog(A15, F6, G, 0x78)
 %line 3200+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm20, zmm17, zmm1
-; IX = mem512[GI4]
+	vpternlogd zmm14, zmm2, zmm1, 120
+; IX = mem512[GI8]
 %line 3201+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rel GI4]
+	vmovdqu64 zmm0, [rel GI8]
 ; G = mem512[bm]
 %line 3202+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
 ; G = permute2x32(G, IX, DM)
 %line 3203+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpermt2d zmm1, zmm0, zmm5
-; A4 = ternlog(A4, F0, G, 0x78)
+	vpermt2d zmm1, zmm0, zmm12
+; A8 = F0 & G
 %line 3204+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm14, zmm9, zmm1, 120
-; A5 = ternlog(A5, F1, G, 0x78)
+	vpandd zmm21, zmm9, zmm1
+; A9 = ternlog(A9, F1, G, 0x78)
 %line 3205+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm10, zmm1, 120
-; A6 = ternlog(A6, F2, G, 0x78)
+	vpternlogd zmm20, zmm10, zmm1, 120
+; A10 = ternlog(A10, F2, G, 0x78)
 %line 3206+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm11, zmm1, 120
-; A7 = ternlog(A7, F3, G, 0x78)
+	vpternlogd zmm19, zmm11, zmm1, 120
+; A11 = ternlog(A11, F3, G, 0x78)
 %line 3207+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm12, zmm1, 120
-; A8 = ternlog(A8, F4, G, 0x78)
+	vpternlogd zmm18, zmm4, zmm1, 120
+; A12 = ternlog(A12, F4, G, 0x78)
 %line 3208+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm13, zmm1, 120
-; A9 = ternlog(A9, F5, G, 0x78)
+	vpternlogd zmm3, zmm5, zmm1, 120
+; A13 = ternlog(A13, F5, G, 0x78)
 %line 3209+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm15, zmm1, 120
-; A10 = F6 & G
+	vpternlogd zmm6, zmm13, zmm1, 120
+; A14 = ternlog(A14, F6, G, 0x78)
 %line 3210+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm21, zmm17, zmm1
-; IX = mem512[GI5]
+	vpternlogd zmm7, zmm2, zmm1, 120
+; IX = mem512[GI7]
 %line 3211+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rel GI5]
+	vmovdqu64 zmm0, [rel GI7]
 ; G = mem512[bm]
 %line 3212+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
 ; G = permute2x32(G, IX, DM)
 %line 3213+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpermt2d zmm1, zmm0, zmm5
-; A5 = ternlog(A5, F0, G, 0x78)
+	vpermt2d zmm1, zmm0, zmm12
+; A7 = F0 & G
 %line 3214+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm9, zmm1, 120
-; A6 = ternlog(A6, F1, G, 0x78)
+	vpandd zmm22, zmm9, zmm1
+; A8 = ternlog(A8, F1, G, 0x78)
 %line 3215+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm10, zmm1, 120
-; A7 = ternlog(A7, F2, G, 0x78)
+	vpternlogd zmm21, zmm10, zmm1, 120
+; A9 = ternlog(A9, F2, G, 0x78)
 %line 3216+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm11, zmm1, 120
-; A8 = ternlog(A8, F3, G, 0x78)
+	vpternlogd zmm20, zmm11, zmm1, 120
+; A10 = ternlog(A10, F3, G, 0x78)
 %line 3217+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm12, zmm1, 120
-; A9 = ternlog(A9, F4, G, 0x78)
+	vpternlogd zmm19, zmm4, zmm1, 120
+; A11 = ternlog(A11, F4, G, 0x78)
 %line 3218+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm13, zmm1, 120
-; A10 = ternlog(A10, F5, G, 0x78)
+	vpternlogd zmm18, zmm5, zmm1, 120
+; A12 = ternlog(A12, F5, G, 0x78)
 %line 3219+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm15, zmm1, 120
-; A11 = F6 & G
+	vpternlogd zmm3, zmm13, zmm1, 120
+; A13 = ternlog(A13, F6, G, 0x78)
 %line 3220+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm22, zmm17, zmm1
+	vpternlogd zmm6, zmm2, zmm1, 120
 ; IX = mem512[GI6]
 %line 3221+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel GI6]
@@ -9405,209 +9404,209 @@ align 32
 	vmovdqu64 zmm1, [rsi]
 ; G = permute2x32(G, IX, DM)
 %line 3223+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpermt2d zmm1, zmm0, zmm5
-; A6 = ternlog(A6, F0, G, 0x78)
+	vpermt2d zmm1, zmm0, zmm12
+; A6 = F0 & G
 %line 3224+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm9, zmm1, 120
+	vpandd zmm23, zmm9, zmm1
 ; A7 = ternlog(A7, F1, G, 0x78)
 %line 3225+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm10, zmm1, 120
+	vpternlogd zmm22, zmm10, zmm1, 120
 ; A8 = ternlog(A8, F2, G, 0x78)
 %line 3226+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm11, zmm1, 120
+	vpternlogd zmm21, zmm11, zmm1, 120
 ; A9 = ternlog(A9, F3, G, 0x78)
 %line 3227+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm12, zmm1, 120
+	vpternlogd zmm20, zmm4, zmm1, 120
 ; A10 = ternlog(A10, F4, G, 0x78)
 %line 3228+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm13, zmm1, 120
+	vpternlogd zmm19, zmm5, zmm1, 120
 ; A11 = ternlog(A11, F5, G, 0x78)
 %line 3229+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm15, zmm1, 120
-; A12 = F6 & G
+	vpternlogd zmm18, zmm13, zmm1, 120
+; A12 = ternlog(A12, F6, G, 0x78)
 %line 3230+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm23, zmm17, zmm1
-; IX = mem512[GI7]
+	vpternlogd zmm3, zmm2, zmm1, 120
+; IX = mem512[GI5]
 %line 3231+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rel GI7]
+	vmovdqu64 zmm0, [rel GI5]
 ; G = mem512[bm]
 %line 3232+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
 ; G = permute2x32(G, IX, DM)
 %line 3233+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpermt2d zmm1, zmm0, zmm5
-; A7 = ternlog(A7, F0, G, 0x78)
+	vpermt2d zmm1, zmm0, zmm12
+; A5 = F0 & G
 %line 3234+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm9, zmm1, 120
-; A8 = ternlog(A8, F1, G, 0x78)
+	vpandd zmm24, zmm9, zmm1
+; A6 = ternlog(A6, F1, G, 0x78)
 %line 3235+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm10, zmm1, 120
-; A9 = ternlog(A9, F2, G, 0x78)
+	vpternlogd zmm23, zmm10, zmm1, 120
+; A7 = ternlog(A7, F2, G, 0x78)
 %line 3236+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm11, zmm1, 120
-; A10 = ternlog(A10, F3, G, 0x78)
+	vpternlogd zmm22, zmm11, zmm1, 120
+; A8 = ternlog(A8, F3, G, 0x78)
 %line 3237+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm12, zmm1, 120
-; A11 = ternlog(A11, F4, G, 0x78)
+	vpternlogd zmm21, zmm4, zmm1, 120
+; A9 = ternlog(A9, F4, G, 0x78)
 %line 3238+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm13, zmm1, 120
-; A12 = ternlog(A12, F5, G, 0x78)
+	vpternlogd zmm20, zmm5, zmm1, 120
+; A10 = ternlog(A10, F5, G, 0x78)
 %line 3239+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm15, zmm1, 120
-; A13 = F6 & G
+	vpternlogd zmm19, zmm13, zmm1, 120
+; A11 = ternlog(A11, F6, G, 0x78)
 %line 3240+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm24, zmm17, zmm1
-; IX = mem512[GI8]
+	vpternlogd zmm18, zmm2, zmm1, 120
+; IX = mem512[GI4]
 %line 3241+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rel GI8]
+	vmovdqu64 zmm0, [rel GI4]
 ; G = mem512[bm]
 %line 3242+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
 ; G = permute2x32(G, IX, DM)
 %line 3243+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpermt2d zmm1, zmm0, zmm5
-; A8 = ternlog(A8, F0, G, 0x78)
+	vpermt2d zmm1, zmm0, zmm12
+; A4 = F0 & G
 %line 3244+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm9, zmm1, 120
-; A9 = ternlog(A9, F1, G, 0x78)
+	vpandd zmm25, zmm9, zmm1
+; A5 = ternlog(A5, F1, G, 0x78)
 %line 3245+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm10, zmm1, 120
-; A10 = ternlog(A10, F2, G, 0x78)
+	vpternlogd zmm24, zmm10, zmm1, 120
+; A6 = ternlog(A6, F2, G, 0x78)
 %line 3246+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm11, zmm1, 120
-; A11 = ternlog(A11, F3, G, 0x78)
+	vpternlogd zmm23, zmm11, zmm1, 120
+; A7 = ternlog(A7, F3, G, 0x78)
 %line 3247+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm12, zmm1, 120
-; A12 = ternlog(A12, F4, G, 0x78)
+	vpternlogd zmm22, zmm4, zmm1, 120
+; A8 = ternlog(A8, F4, G, 0x78)
 %line 3248+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm13, zmm1, 120
-; A13 = ternlog(A13, F5, G, 0x78)
+	vpternlogd zmm21, zmm5, zmm1, 120
+; A9 = ternlog(A9, F5, G, 0x78)
 %line 3249+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm24, zmm15, zmm1, 120
-; A14 = F6 & G
+	vpternlogd zmm20, zmm13, zmm1, 120
+; A10 = ternlog(A10, F6, G, 0x78)
 %line 3250+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm25, zmm17, zmm1
-; IX = mem512[GI9]
+	vpternlogd zmm19, zmm2, zmm1, 120
+; IX = mem512[GI3]
 %line 3251+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rel GI9]
+	vmovdqu64 zmm0, [rel GI3]
 ; G = mem512[bm]
 %line 3252+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
 ; G = permute2x32(G, IX, DM)
 %line 3253+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpermt2d zmm1, zmm0, zmm5
-; A9 = ternlog(A9, F0, G, 0x78)
+	vpermt2d zmm1, zmm0, zmm12
+; A3 = F0 & G
 %line 3254+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm9, zmm1, 120
-; A10 = ternlog(A10, F1, G, 0x78)
+	vpandd zmm26, zmm9, zmm1
+; A4 = ternlog(A4, F1, G, 0x78)
 %line 3255+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm10, zmm1, 120
-; A11 = ternlog(A11, F2, G, 0x78)
+	vpternlogd zmm25, zmm10, zmm1, 120
+; A5 = ternlog(A5, F2, G, 0x78)
 %line 3256+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm11, zmm1, 120
-; A12 = ternlog(A12, F3, G, 0x78)
+	vpternlogd zmm24, zmm11, zmm1, 120
+; A6 = ternlog(A6, F3, G, 0x78)
 %line 3257+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm12, zmm1, 120
-; A13 = ternlog(A13, F4, G, 0x78)
+	vpternlogd zmm23, zmm4, zmm1, 120
+; A7 = ternlog(A7, F4, G, 0x78)
 %line 3258+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm24, zmm13, zmm1, 120
-; A14 = ternlog(A14, F5, G, 0x78)
+	vpternlogd zmm22, zmm5, zmm1, 120
+; A8 = ternlog(A8, F5, G, 0x78)
 %line 3259+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm25, zmm15, zmm1, 120
-; A15 = F6 & G
+	vpternlogd zmm21, zmm13, zmm1, 120
+; A9 = ternlog(A9, F6, G, 0x78)
 %line 3260+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm26, zmm17, zmm1
-; IX = mem512[GI10]
+	vpternlogd zmm20, zmm2, zmm1, 120
+; IX = mem512[GI2]
 %line 3261+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rel GI10]
+	vmovdqu64 zmm0, [rel GI2]
 ; G = mem512[bm]
 %line 3262+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
 ; G = permute2x32(G, IX, DM)
 %line 3263+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpermt2d zmm1, zmm0, zmm5
-; A10 = ternlog(A10, F0, G, 0x78)
+	vpermt2d zmm1, zmm0, zmm12
+; A2 = F0 & G
 %line 3264+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm9, zmm1, 120
-; A11 = ternlog(A11, F1, G, 0x78)
+	vpandd zmm27, zmm9, zmm1
+; A3 = ternlog(A3, F1, G, 0x78)
 %line 3265+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm10, zmm1, 120
-; A12 = ternlog(A12, F2, G, 0x78)
+	vpternlogd zmm26, zmm10, zmm1, 120
+; A4 = ternlog(A4, F2, G, 0x78)
 %line 3266+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm11, zmm1, 120
-; A13 = ternlog(A13, F3, G, 0x78)
+	vpternlogd zmm25, zmm11, zmm1, 120
+; A5 = ternlog(A5, F3, G, 0x78)
 %line 3267+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm24, zmm12, zmm1, 120
-; A14 = ternlog(A14, F4, G, 0x78)
+	vpternlogd zmm24, zmm4, zmm1, 120
+; A6 = ternlog(A6, F4, G, 0x78)
 %line 3268+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm25, zmm13, zmm1, 120
-; A15 = ternlog(A15, F5, G, 0x78)
+	vpternlogd zmm23, zmm5, zmm1, 120
+; A7 = ternlog(A7, F5, G, 0x78)
 %line 3269+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm26, zmm15, zmm1, 120
-; A16 = F6 & G
+	vpternlogd zmm22, zmm13, zmm1, 120
+; A8 = ternlog(A8, F6, G, 0x78)
 %line 3270+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm27, zmm17, zmm1
-; IX = mem512[GI11]
+	vpternlogd zmm21, zmm2, zmm1, 120
+; IX = mem512[GI1]
 %line 3271+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rel GI11]
+	vmovdqu64 zmm0, [rel GI1]
 ; G = mem512[bm]
 %line 3272+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
 ; G = permute2x32(G, IX, DM)
 %line 3273+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpermt2d zmm1, zmm0, zmm5
-; A11 = ternlog(A11, F0, G, 0x78)
+	vpermt2d zmm1, zmm0, zmm12
+; A1 = F0 & G
 %line 3274+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm9, zmm1, 120
-; A12 = ternlog(A12, F1, G, 0x78)
+	vpandd zmm28, zmm9, zmm1
+; A2 = ternlog(A2, F1, G, 0x78)
 %line 3275+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm10, zmm1, 120
-; A13 = ternlog(A13, F2, G, 0x78)
+	vpternlogd zmm27, zmm10, zmm1, 120
+; A3 = ternlog(A3, F2, G, 0x78)
 %line 3276+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm24, zmm11, zmm1, 120
-; A14 = ternlog(A14, F3, G, 0x78)
+	vpternlogd zmm26, zmm11, zmm1, 120
+; A4 = ternlog(A4, F3, G, 0x78)
 %line 3277+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm25, zmm12, zmm1, 120
-; A15 = ternlog(A15, F4, G, 0x78)
+	vpternlogd zmm25, zmm4, zmm1, 120
+; A5 = ternlog(A5, F4, G, 0x78)
 %line 3278+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm26, zmm13, zmm1, 120
-; A16 = ternlog(A16, F5, G, 0x78)
+	vpternlogd zmm24, zmm5, zmm1, 120
+; A6 = ternlog(A6, F5, G, 0x78)
 %line 3279+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm27, zmm15, zmm1, 120
-; A17 = F6 & G
+	vpternlogd zmm23, zmm13, zmm1, 120
+; A7 = ternlog(A7, F6, G, 0x78)
 %line 3280+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpandd zmm28, zmm17, zmm1
-; IX = mem512[GI12]
+	vpternlogd zmm22, zmm2, zmm1, 120
+; IX = mem512[GI0]
 %line 3281+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm0, [rel GI12]
+	vmovdqu64 zmm0, [rel GI0]
 ; G = mem512[bm]
 %line 3282+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rsi]
 ; G = permute2x32(G, IX, DM)
 %line 3283+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpermt2d zmm1, zmm0, zmm5
-; A12 = ternlog(A12, F0, G, 0x78)
+	vpermt2d zmm1, zmm0, zmm12
+; A0 = F0 & G
 %line 3284+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm9, zmm1, 120
-; A13 = ternlog(A13, F1, G, 0x78)
+	vpandd zmm29, zmm9, zmm1
+; A1 = ternlog(A1, F1, G, 0x78)
 %line 3285+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm24, zmm10, zmm1, 120
-; A14 = ternlog(A14, F2, G, 0x78)
+	vpternlogd zmm28, zmm10, zmm1, 120
+; A2 = ternlog(A2, F2, G, 0x78)
 %line 3286+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm25, zmm11, zmm1, 120
-; A15 = ternlog(A15, F3, G, 0x78)
+	vpternlogd zmm27, zmm11, zmm1, 120
+; A3 = ternlog(A3, F3, G, 0x78)
 %line 3287+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm26, zmm12, zmm1, 120
-; A16 = ternlog(A16, F4, G, 0x78)
+	vpternlogd zmm26, zmm4, zmm1, 120
+; A4 = ternlog(A4, F4, G, 0x78)
 %line 3288+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm27, zmm13, zmm1, 120
-; A17 = ternlog(A17, F5, G, 0x78)
+	vpternlogd zmm25, zmm5, zmm1, 120
+; A5 = ternlog(A5, F5, G, 0x78)
 %line 3289+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm28, zmm15, zmm1, 120
-; A18 = F6 & G
+	vpternlogd zmm24, zmm13, zmm1, 120
+; A6 = ternlog(A6, F6, G, 0x78)
 %line 3290+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 [rsp + 512], zmm15
-	vpandd zmm15, zmm17, zmm1
+	vmovdqu64 [rsp + 512], zmm13
+	vpternlogd zmm23, zmm2, zmm1, 120
 ; 8x UP = up
 %line 3292+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpbroadcastq zmm0, r9
@@ -9616,7 +9615,7 @@ align 32
 	vmovdqu64 zmm1, [rsi]
 ; BM = ternlog(BM, DM, UP, 0xd8)
 %line 3294+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm5, zmm0, 216
+	vpternlogd zmm1, zmm12, zmm0, 216
 ; mem512[bm] = BM
 %line 3295+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 [rsi], zmm1
@@ -9628,31 +9627,31 @@ align 32
 	vpord zmm1, zmm1, zmm0
 ; T0 = shuffle128(A12, ZERO, 0x0e)
 %line 3298+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm17, zmm23, zmm8, 14
+	vshufi32x4 zmm12, zmm3, zmm8, 14
 ; T1 = shuffle128(ZERO, A12, 0x40)
 %line 3299+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm5, zmm8, zmm23, 64
+	vshufi32x4 zmm2, zmm8, zmm3, 64
 ; T2 = shuffle128(A11, ZERO, 0x0e)
 %line 3300+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm23, zmm22, zmm8, 14
+	vshufi32x4 zmm3, zmm18, zmm8, 14
 ; T3 = shuffle128(ZERO, A11, 0x40)
 %line 3301+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm22, zmm8, zmm22, 64
+	vshufi32x4 zmm13, zmm8, zmm18, 64
 ; A10 = A10 ^ T0
 %line 3302+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm21, zmm21, zmm17
+	vpxord zmm19, zmm19, zmm12
 ; T4 = shuffle128(A10, ZERO, 0x0e)
 %line 3303+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm29, zmm21, zmm8, 14
+	vshufi32x4 zmm18, zmm19, zmm8, 14
 ; T5 = shuffle128(ZERO, A10, 0x40)
 %line 3304+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm21, zmm8, zmm21, 64
+	vshufi32x4 zmm19, zmm8, zmm19, 64
 ; A9 = ternlog(A9, A18, T0, 0x96)
 %line 3305+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm15, zmm17, 150
+	vpternlogd zmm20, zmm17, zmm12, 150
 ; A9 = A9 ^ T2
 %line 3306+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm20, zmm20, zmm23
+	vpxord zmm20, zmm20, zmm3
 ; T6 = shuffle128(A9, ZERO, 0x0e)
 %line 3307+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vshufi32x4 zmm30, zmm20, zmm8, 14
@@ -9661,118 +9660,118 @@ align 32
 	vshufi32x4 zmm20, zmm8, zmm20, 64
 ; A8 = ternlog(A8, A18, A17, 0x96)
 %line 3309+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm15, zmm28, 150
+	vpternlogd zmm21, zmm17, zmm16, 150
 ; A8 = ternlog(A8, T2, T4, 0x96)
 %line 3310+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm23, zmm29, 150
+	vpternlogd zmm21, zmm3, zmm18, 150
 ; T8 = shuffle128(A8, ZERO, 0x0e)
 %line 3311+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm19, zmm8, 14
+	vshufi32x4 zmm0, zmm21, zmm8, 14
 ; T9 = shuffle128(ZERO, A8, 0x40)
 %line 3312+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm19, zmm8, zmm19, 64
+	vshufi32x4 zmm21, zmm8, zmm21, 64
 ; A7 = ternlog(A7, A17, A16, 0x96)
 %line 3313+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm28, zmm27, 150
+	vpternlogd zmm22, zmm16, zmm15, 150
 ; A7 = ternlog(A7, T0, T4, 0x96)
 %line 3314+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm17, zmm29, 150
+	vpternlogd zmm22, zmm12, zmm18, 150
 ; A7 = A7 ^ T6
 %line 3315+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm18, zmm18, zmm30
+	vpxord zmm22, zmm22, zmm30
 ; T10 = shuffle128(A7, ZERO, 0x0e)
 %line 3316+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm31, zmm18, zmm8, 14
+	vshufi32x4 zmm31, zmm22, zmm8, 14
 ; T11 = shuffle128(ZERO, A7, 0x40)
 %line 3317+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm18, zmm8, zmm18, 64
+	vshufi32x4 zmm22, zmm8, zmm22, 64
 ; A6 = ternlog(A6, A18, A16, 0x96)
 %line 3318+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm15, zmm27, 150
+	vpternlogd zmm23, zmm17, zmm15, 150
 ; A6 = ternlog(A6, A15, T0, 0x96)
 %line 3319+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm26, zmm17, 150
+	vpternlogd zmm23, zmm14, zmm12, 150
 ; A6 = ternlog(A6, T2, T6, 0x96)
 %line 3320+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm23, zmm30, 150
+	vpternlogd zmm23, zmm3, zmm30, 150
 ; A6 = A6 ^ T8
 %line 3321+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm16, zmm16, zmm0
+	vpxord zmm23, zmm23, zmm0
 ; T12 = shuffle128(A6, ZERO, 0x0e)
 %line 3322+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm17, zmm16, zmm8, 14
+	vshufi32x4 zmm12, zmm23, zmm8, 14
 ; A5 = ternlog(A5, A18, A17, 0x96)
 %line 3323+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm15, zmm28, 150
+	vpternlogd zmm24, zmm17, zmm16, 150
 ; A5 = ternlog(A5, A15, A14, 0x96)
 %line 3324+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm26, zmm25, 150
+	vpternlogd zmm24, zmm14, zmm7, 150
 ; A5 = ternlog(A5, T1, T2, 0x96)
 %line 3325+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm5, zmm23, 150
+	vpternlogd zmm24, zmm2, zmm3, 150
 ; A5 = ternlog(A5, T4, T8, 0x96)
 %line 3326+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm29, zmm0, 150
+	vpternlogd zmm24, zmm18, zmm0, 150
 ; A5 = A5 ^ T10
 %line 3327+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm2, zmm2, zmm31
+	vpxord zmm24, zmm24, zmm31
 ; A4 = ternlog(A4, A17, A16, 0x96)
 %line 3328+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm14, zmm28, zmm27, 150
+	vpternlogd zmm25, zmm16, zmm15, 150
 ; A4 = ternlog(A4, A14, A13, 0x96)
 %line 3329+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm14, zmm25, zmm24, 150
+	vpternlogd zmm25, zmm7, zmm6, 150
 ; A4 = ternlog(A4, T3, T4, 0x96)
 %line 3330+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm14, zmm22, zmm29, 150
+	vpternlogd zmm25, zmm13, zmm18, 150
 ; A4 = ternlog(A4, T6, T10, 0x96)
 %line 3331+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm14, zmm30, zmm31, 150
+	vpternlogd zmm25, zmm30, zmm31, 150
 ; A4 = A4 ^ T12
 %line 3332+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm14, zmm14, zmm17
+	vpxord zmm25, zmm25, zmm12
 ; A3 = ternlog(A3, A16, A15, 0x96)
 %line 3333+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm7, zmm27, zmm26, 150
+	vpternlogd zmm26, zmm15, zmm14, 150
 ; A3 = ternlog(A3, A13, T5, 0x96)
 %line 3334+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm7, zmm24, zmm21, 150
+	vpternlogd zmm26, zmm6, zmm19, 150
 ; A3 = ternlog(A3, T6, T8, 0x96)
 %line 3335+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm7, zmm30, zmm0, 150
+	vpternlogd zmm26, zmm30, zmm0, 150
 ; A3 = A3 ^ T12
 %line 3336+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm7, zmm7, zmm17
+	vpxord zmm26, zmm26, zmm12
 ; A2 = ternlog(A2, A15, A14, 0x96)
 %line 3337+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm6, zmm26, zmm25, 150
+	vpternlogd zmm27, zmm14, zmm7, 150
 ; A2 = ternlog(A2, T7, T8, 0x96)
 %line 3338+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm6, zmm20, zmm0, 150
+	vpternlogd zmm27, zmm20, zmm0, 150
 ; A2 = A2 ^ T10
 %line 3339+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm6, zmm6, zmm31
+	vpxord zmm27, zmm27, zmm31
 ; A1 = ternlog(A1, A14, A13, 0x96)
 %line 3340+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm25, zmm24, 150
+	vpternlogd zmm28, zmm7, zmm6, 150
 ; A1 = ternlog(A1, T9, T10, 0x96)
 %line 3341+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm19, zmm31, 150
+	vpternlogd zmm28, zmm21, zmm31, 150
 ; A1 = A1 ^ T12
 %line 3342+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm4, zmm4, zmm17
+	vpxord zmm28, zmm28, zmm12
 ; A0 = ternlog(A0, A13, T11, 0x96)
 %line 3343+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm24, zmm18, 150
+	vpternlogd zmm29, zmm6, zmm22, 150
 ; A0 = A0 ^ T12
 %line 3344+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpxord zmm3, zmm3, zmm17
+	vpxord zmm29, zmm29, zmm12
 ; X = shuffle128(A0, A0, 0xb1)
 %line 3346+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm5, zmm3, zmm3, 177
+	vshufi32x4 zmm2, zmm29, zmm29, 177
 ; X = ternlog(X, A0, mem512[CME], 0x28)
 %line 3347+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm5, zmm3, [rel CME], 40
+	vpternlogd zmm2, zmm29, [rel CME], 40
 ; IY = mem512[CIY]
 %line 3348+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel CIY]
@@ -9796,133 +9795,133 @@ align 32
 	vpsrlq zmm9, zmm9, 1
 ; F0 = ternlog(F0, Y, X, 0xfe)
 %line 3355+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm9, zmm0, zmm5, 254
+	vpternlogd zmm9, zmm0, zmm2, 254
 ; X = shuffle128(A1, A1, 0xb1)
 %line 3356+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm4, zmm4, 177
+	vshufi32x4 zmm0, zmm28, zmm28, 177
 ; X = ternlog(X, A1, mem512[CME], 0x28)
 %line 3357+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm4, [rel CME], 40
+	vpternlogd zmm0, zmm28, [rel CME], 40
 ; IY = mem512[CIY]
 %line 3358+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm3, [rel CIY]
+	vmovdqu64 zmm2, [rel CIY]
 ; Y = ZERO
 %line 3359+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqa64 zmm4, zmm8
+	vmovdqa64 zmm3, zmm8
 ; Y = permute2x64(Y, IY, F1)
 %line 3360+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpermt2q zmm4, zmm3, zmm10
+	vpermt2q zmm3, zmm2, zmm10
 ; F1 = ternlog(F1, Y, K, 0xd8)
 %line 3361+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm10, zmm4, zmm1, 216
+	vpternlogd zmm10, zmm3, zmm1, 216
 ; Y = unpackhi64(F1, ZERO)
 %line 3362+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpunpckhqdq zmm3, zmm10, zmm8
+	vpunpckhqdq zmm2, zmm10, zmm8
 ; 8x Y = Y << 63
 %line 3363+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpsllq zmm3, zmm3, 63
+	vpsllq zmm2, zmm2, 63
 ; 8x F1 = F1 >> 1
 %line 3364+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpsrlq zmm10, zmm10, 1
 ; F1 = ternlog(F1, Y, X, 0xfe)
 %line 3365+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm10, zmm3, zmm0, 254
+	vpternlogd zmm10, zmm2, zmm0, 254
 ; X = shuffle128(A2, A2, 0xb1)
 %line 3366+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm6, zmm6, 177
+	vshufi32x4 zmm0, zmm27, zmm27, 177
 ; X = ternlog(X, A2, mem512[CME], 0x28)
 %line 3367+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm6, [rel CME], 40
+	vpternlogd zmm0, zmm27, [rel CME], 40
 ; IY = mem512[CIY]
 %line 3368+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm3, [rel CIY]
+	vmovdqu64 zmm2, [rel CIY]
 ; Y = ZERO
 %line 3369+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqa64 zmm4, zmm8
+	vmovdqa64 zmm3, zmm8
 ; Y = permute2x64(Y, IY, F2)
 %line 3370+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpermt2q zmm4, zmm3, zmm11
+	vpermt2q zmm3, zmm2, zmm11
 ; F2 = ternlog(F2, Y, K, 0xd8)
 %line 3371+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm11, zmm4, zmm1, 216
+	vpternlogd zmm11, zmm3, zmm1, 216
 ; Y = unpackhi64(F2, ZERO)
 %line 3372+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpunpckhqdq zmm3, zmm11, zmm8
+	vpunpckhqdq zmm2, zmm11, zmm8
 ; 8x Y = Y << 63
 %line 3373+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpsllq zmm3, zmm3, 63
+	vpsllq zmm2, zmm2, 63
 ; 8x F2 = F2 >> 1
 %line 3374+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpsrlq zmm11, zmm11, 1
 ; F2 = ternlog(F2, Y, X, 0xfe)
 %line 3375+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm11, zmm3, zmm0, 254
+	vpternlogd zmm11, zmm2, zmm0, 254
 ; X = shuffle128(A3, A3, 0xb1)
 %line 3376+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm7, zmm7, 177
+	vshufi32x4 zmm0, zmm26, zmm26, 177
 ; X = ternlog(X, A3, mem512[CME], 0x28)
 %line 3377+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm7, [rel CME], 40
+	vpternlogd zmm0, zmm26, [rel CME], 40
 ; IY = mem512[CIY]
 %line 3378+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm3, [rel CIY]
+	vmovdqu64 zmm2, [rel CIY]
 ; Y = ZERO
 %line 3379+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqa64 zmm4, zmm8
+	vmovdqa64 zmm3, zmm8
 ; Y = permute2x64(Y, IY, F3)
 %line 3380+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpermt2q zmm4, zmm3, zmm12
+	vpermt2q zmm3, zmm2, zmm4
 ; F3 = ternlog(F3, Y, K, 0xd8)
 %line 3381+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm12, zmm4, zmm1, 216
+	vpternlogd zmm4, zmm3, zmm1, 216
 ; Y = unpackhi64(F3, ZERO)
 %line 3382+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpunpckhqdq zmm3, zmm12, zmm8
+	vpunpckhqdq zmm2, zmm4, zmm8
 ; 8x Y = Y << 63
 %line 3383+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpsllq zmm3, zmm3, 63
+	vpsllq zmm2, zmm2, 63
 ; 8x F3 = F3 >> 1
 %line 3384+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpsrlq zmm12, zmm12, 1
+	vpsrlq zmm4, zmm4, 1
 ; F3 = ternlog(F3, Y, X, 0xfe)
 %line 3385+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm12, zmm3, zmm0, 254
+	vpternlogd zmm4, zmm2, zmm0, 254
 ; X = shuffle128(A4, A4, 0xb1)
 %line 3386+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm14, zmm14, 177
+	vshufi32x4 zmm0, zmm25, zmm25, 177
 ; X = ternlog(X, A4, mem512[CME], 0x28)
 %line 3387+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm14, [rel CME], 40
+	vpternlogd zmm0, zmm25, [rel CME], 40
 ; IY = mem512[CIY]
 %line 3388+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm3, [rel CIY]
+	vmovdqu64 zmm2, [rel CIY]
 ; Y = ZERO
 %line 3389+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqa64 zmm4, zmm8
+	vmovdqa64 zmm3, zmm8
 ; Y = permute2x64(Y, IY, F4)
 %line 3390+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpermt2q zmm4, zmm3, zmm13
+	vpermt2q zmm3, zmm2, zmm5
 ; F4 = ternlog(F4, Y, K, 0xd8)
 %line 3391+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm13, zmm4, zmm1, 216
+	vpternlogd zmm5, zmm3, zmm1, 216
 ; Y = unpackhi64(F4, ZERO)
 %line 3392+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpunpckhqdq zmm3, zmm13, zmm8
+	vpunpckhqdq zmm2, zmm5, zmm8
 ; 8x Y = Y << 63
 %line 3393+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpsllq zmm3, zmm3, 63
+	vpsllq zmm2, zmm2, 63
 ; 8x F4 = F4 >> 1
 %line 3394+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpsrlq zmm13, zmm13, 1
+	vpsrlq zmm5, zmm5, 1
 ; F4 = ternlog(F4, Y, X, 0xfe)
 %line 3395+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm13, zmm3, zmm0, 254
+	vpternlogd zmm5, zmm2, zmm0, 254
 ; X = shuffle128(A5, A5, 0xb1)
 %line 3396+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm2, zmm2, 177
+	vshufi32x4 zmm0, zmm24, zmm24, 177
 ; X = ternlog(X, A5, mem512[CME], 0x28)
 %line 3397+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm2, [rel CME], 40
+	vpternlogd zmm0, zmm24, [rel CME], 40
 ; IY = mem512[CIY]
 %line 3398+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm2, [rel CIY]
@@ -9931,29 +9930,29 @@ align 32
 	vmovdqa64 zmm3, zmm8
 ; Y = permute2x64(Y, IY, F5)
 %line 3400+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm15, [rsp + 512]
-	vpermt2q zmm3, zmm2, zmm15
+	vmovdqu64 zmm13, [rsp + 512]
+	vpermt2q zmm3, zmm2, zmm13
 ; F5 = ternlog(F5, Y, K, 0xd8)
 %line 3401+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm15, zmm3, zmm1, 216
+	vpternlogd zmm13, zmm3, zmm1, 216
 ; Y = unpackhi64(F5, ZERO)
 %line 3402+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpunpckhqdq zmm2, zmm15, zmm8
+	vpunpckhqdq zmm2, zmm13, zmm8
 ; 8x Y = Y << 63
 %line 3403+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpsllq zmm2, zmm2, 63
 ; 8x F5 = F5 >> 1
 %line 3404+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpsrlq zmm15, zmm15, 1
+	vpsrlq zmm13, zmm13, 1
 ; F5 = ternlog(F5, Y, X, 0xfe)
 %line 3405+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm15, zmm2, zmm0, 254
+	vpternlogd zmm13, zmm2, zmm0, 254
 ; X = shuffle128(A6, A6, 0xb1)
 %line 3406+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm16, zmm16, 177
+	vshufi32x4 zmm0, zmm23, zmm23, 177
 ; X = ternlog(X, A6, mem512[CMQ0], 0x28)
 %line 3407+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm0, zmm16, [rel CMQ0], 40
+	vpternlogd zmm0, zmm23, [rel CMQ0], 40
 ; IY = mem512[CIY]
 %line 3408+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm2, [rel CIY]
@@ -9962,23 +9961,23 @@ align 32
 	vmovdqa64 zmm3, zmm8
 ; Y = permute2x64(Y, IY, F6)
 %line 3410+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm7, [rsp + 576]
-	vpermt2q zmm3, zmm2, zmm7
+	vmovdqu64 zmm14, [rsp + 576]
+	vpermt2q zmm3, zmm2, zmm14
 ; F6 = ternlog(F6, Y, K, 0xd8)
 %line 3411+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm7, zmm3, zmm1, 216
+	vpternlogd zmm14, zmm3, zmm1, 216
 ; Y = unpackhi64(F6, ZERO)
 %line 3412+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpunpckhqdq zmm1, zmm7, zmm8
+	vpunpckhqdq zmm1, zmm14, zmm8
 ; 8x Y = Y << 63
 %line 3413+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpsllq zmm1, zmm1, 63
 ; 8x F6 = F6 >> 1
 %line 3414+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpsrlq zmm7, zmm7, 1
+	vpsrlq zmm14, zmm14, 1
 ; F6 = ternlog(F6, Y, X, 0xfe)
 %line 3415+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpternlogd zmm7, zmm1, zmm0, 254
+	vpternlogd zmm14, zmm1, zmm0, 254
 ; n += 1
 %line 3416+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	add rcx, 1
@@ -9990,9 +9989,8 @@ align 32
 	jne .Lloop
 ; mem512[vp + 0] = F0
 %line 3419+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqa64 zmm6, zmm15
-	vmovdqa64 zmm5, zmm13
-	vmovdqa64 zmm4, zmm12
+	vmovdqa64 zmm7, zmm14
+	vmovdqa64 zmm6, zmm13
 	vmovdqa64 zmm3, zmm11
 	vmovdqa64 zmm2, zmm10
 	vmovdqa64 zmm1, zmm9
