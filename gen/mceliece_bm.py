@@ -33,11 +33,22 @@ ymm into qword masks, d != 0 and the length update in int64 registers,
 the masks G_b = (b's bit b in lanes 0..127, d's in 128..255) and a second
 product V * G (b C | d B), then V' = (bC + dB | x (up ? C : B)).
 
-The AVX-512 form (amd64-avx512: AVX-512F and VL on the same 256-bit words)
-is that iteration with the column multiplier's amd64-avx512 form (each
-product term after a column's first one vpternlogq, the folds of two high
-columns one vpternlogq, the high columns in registers: 32 ymm, no spills)
-and each masked selection (b = up ? d : b, C or B by up) one vpternlogq.
+The AVX-512 form (amd64-avx512, class Gen512) keeps two planes per zmm:
+pair P_i = (C_i | B_i | C_(i+h) | B_(i+h)) in 128-bit quarters, h =
+ceil(m/2) (m = 13: the high half of P_6 is zero), in registers across the
+iterations.  Both products are h*m terms P_i & X_j (vpternlogd) into the
+accumulators A_k = (column k | column k+h), k < h+m-1, with X_j the window
+plane broadcast to both halves (vbroadcasti64x4) or G_j = (b_j | d_j |
+b_j | d_j) (one vpermt2d from the dword masks of b and d); the reduction
+mod f XORs whole accumulators for k >= m and moves the high half of A_k,
+k in [m-h, m-1], to the low halves of its targets and the low halves of
+A_(h..m-1) to the high halves of A_(0..m-h-1) (vshufi32x4; for even m one
+half swap does both for the tap z^0); the parities of the C quarters are
+folded four, then eight, then sixteen per zmm into dword masks (DM; b's
+masks BM in the same dwords); d != 0 by vpmovmskb; the update is per
+pair: the halves of b C | d B added (vshufi32x4), up ? C : B and the
+shift by one lane in the B quarters, three vpternlogd.  docs/mceliece-fft.md
+"Two planes per zmm".
 """
 from __future__ import annotations
 
@@ -263,12 +274,293 @@ class Gen:
         return "\n".join(head + self.L + ["leave"]) + "\n"
 
 
+# ---------------------------------------------------------------- AVX-512: two planes per zmm
+
+TERN_XOR3 = 0x96      # A ^ B ^ C
+TERN_ANDXOR = 0x78    # A ^ (B & C)
+TERN_XORAND = 0x28    # (A ^ B) & C
+TERN_OR3 = 0xFE       # A | B | C
+LOW = {12: (3, 0), 13: (4, 3, 1, 0)}   # the low exponents of f(z) (gen/mceliece_net.py MODULUS)
+
+
+def u32s(words: list[int]) -> str:
+    return " ".join(str(w & 0xFFFFFFFF) for w in words)
+
+
+def u64s(words: list[int]) -> str:
+    return " ".join(str(w & 0xFFFFFFFFFFFFFFFF) for w in words)
+
+
+class Gen512(Gen):
+    """The amd64-avx512 form: the state in pairs of planes, zmm P_i = (C_i |
+    B_i | C_(i+h) | B_(i+h)) in 128-bit quarters (h = ceil(m/2); for m = 13
+    the high half of P_6 is zero), docs/mceliece-fft.md "Two planes per zmm"."""
+
+    def __init__(self, impl: str, m: int) -> None:
+        super().__init__(impl, m)
+        self.h = (m + 1) // 2
+        self.pend: dict[int, list[str]] = {}
+        self.ntemp = 0
+
+    # the product of the pairs F_i by a value broadcast to both halves: the
+    # accumulators A_k = (column k | column k+h), k = 0 .. h+m-2
+    def product(self, src) -> None:
+        m, h = self.m, self.h
+        started = set()
+        for j in range(m - 1, -1, -1):      # from the top: the reduction can start early
+            x = src(j)
+            for i in range(h):
+                k = i + j
+                if k in started:
+                    self(f"A{k} = ternlog(A{k}, F{i}, {x}, {hex(TERN_ANDXOR)})")
+                else:
+                    self(f"A{k} = F{i} & {x}")
+                    started.add(k)
+
+    def add(self, k: int, src: str) -> None:
+        self.pend.setdefault(k, []).append(src)
+
+    def flush(self, k: int) -> None:
+        """A_k ^= its pending sources, two per vpternlogd"""
+        srcs = self.pend.pop(k, [])
+        while len(srcs) >= 2:
+            self(f"A{k} = ternlog(A{k}, {srcs[0]}, {srcs[1]}, {hex(TERN_XOR3)})")
+            srcs = srcs[2:]
+        if srcs:
+            self(f"A{k} = A{k} ^ {srcs[0]}")
+
+    def temp(self) -> str:
+        self.ntemp += 1
+        return f"T{self.ntemp - 1}"
+
+    def reduce(self) -> None:
+        """A_0 .. A_(h-1) := the product mod f as pairs (column i | column
+        i+h) (for m = 13 the high half of A_6 is garbage)"""
+        m, h = self.m, self.h
+        low = LOW[m]
+        self.ntemp = 0
+        # whole accumulators: both halves are columns >= m
+        for k in range(h + m - 2, m - 1, -1):
+            self.flush(k)
+            for e in low:
+                self.add(k - m + e, f"A{k}")
+        # only the high half (column k+h) is >= m: it goes to the low halves
+        # of the columns k+h-m+e; the low half (column k < m) to the high
+        # half of A_(k-h); both to A_(k-h) at once (a swap of the halves) when
+        # k+h-m = k-h (m even)
+        for k in range(m - 1, m - h - 1, -1):
+            self.flush(k)
+            tg = [k + h - m + e for e in low]
+            lowto = k - h if k - h >= 0 else None
+            if lowto is not None and lowto in tg:
+                t = self.temp()
+                self(f"{t} = shuffle128(A{k}, A{k}, 0x4e)")
+                self.add(lowto, t)
+                tg.remove(lowto)
+                lowto = None
+            if tg:
+                t = self.temp()
+                self(f"{t} = shuffle128(A{k}, ZERO, 0x0e)")
+                for x in tg:
+                    self.add(x, t)
+            if lowto is not None:
+                t = self.temp()
+                self(f"{t} = shuffle128(ZERO, A{k}, 0x40)")
+                self.add(lowto, t)
+        for k in range(m - h - 1, -1, -1):
+            self.flush(k)
+        for k in range(m - h, m):
+            self.flush(k)
+        assert not self.pend
+
+    def dpos(self) -> dict[int, int]:
+        """plane b -> the dword of DM holding its mask (see parity)"""
+        h = self.h
+        Z = [[2 * p, 2 * p + h, 2 * p + 1, 2 * p + 1 + h] for p in range(3)] + [[6] * 4]
+        pos: dict[int, int] = {}
+        for q in range(4):
+            for r, zi in enumerate((0, 2, 1, 3 if h == 7 else 2)):
+                pos.setdefault(Z[zi][q], 4 * q + r)
+        assert sorted(pos) == list(range(self.m))
+        return pos
+
+    def parity(self) -> None:
+        """DM: dword masks of the parities of the C quarters of A_0 .. A_(h-1)"""
+        h = self.h
+        self("# the C quarters four per zmm: Z_p = (plane 2p, 2p+h, 2p+1, 2p+1+h)")
+        for p in range(h // 2):
+            self(f"Z{p} = shuffle128(A{2 * p}, A{2 * p + 1}, 0x88)")
+        if h == 7:
+            self("Z3 = shuffle128(A6, A6, 0x00)")
+        self("# 128 -> 64 bits: W0 = (Z0 | Z1), W1 = (Z2 | Z3) in each quarter")
+        self("X = unpacklo64(Z0, Z1)")
+        self("W0 = unpackhi64(Z0, Z1)")
+        self("W0 = W0 ^ X")
+        if h == 7:
+            self("X = unpacklo64(Z2, Z3)")
+            self("W1 = unpackhi64(Z2, Z3)")
+            self("W1 = W1 ^ X")
+        else:
+            self("W1 = shuffle32(Z2, 0x4e)")
+            self("W1 = W1 ^ Z2")
+        self("# 64 -> 32 bits: dwords (W0 lo, W1 lo, W0 hi, W1 hi) per quarter")
+        self("X = unpacklo32(W0, W1)")
+        self("Y = unpackhi32(W0, W1)")
+        self("W0 = unpacklo64(X, Y)")
+        self("DM = unpackhi64(X, Y)")
+        self("DM = DM ^ W0")
+        for s in (16, 8, 4, 2, 1):
+            self(f"16x X = DM << {s}")
+            self("DM = DM ^ X")
+        self("16x DM = DM >> 31")
+        self("16x DM = ZERO - DM")
+
+    def update(self) -> None:
+        """V' = (b C + d B | x (up ? C : B)) per pair from R_i = A_i"""
+        m, h = self.m, self.h
+        for i in range(h):
+            mask = "CME" if i + h < m else "CMQ0"
+            self(f"X = shuffle128(A{i}, A{i}, 0xb1)")
+            self(f"X = ternlog(X, A{i}, mem512[{mask}], {hex(TERN_XORAND)})")
+            self("IY = mem512[CIY]")
+            self("Y = ZERO")
+            self(f"Y = permute2x64(Y, IY, F{i})")
+            self(f"F{i} = ternlog(F{i}, Y, K, {hex(TERN_SELECT)})")
+            self(f"Y = unpackhi64(F{i}, ZERO)")
+            self("8x Y = Y << 63")
+            self(f"8x F{i} = F{i} >> 1")
+            self(f"F{i} = ternlog(F{i}, Y, X, {hex(TERN_OR3)})")
+
+    def iteration(self) -> None:
+        m, h = self.m, self.h
+        cs = 64 * m
+        self("# the window S_N: copy N % 8 at byte N / 8")
+        self("g = n")
+        self("g &= 7")
+        self(f"g = g * {cs}")
+        self("u = n")
+        self("u >>= 3")
+        self("g += u")
+        self("g += zp")
+        self("# P = V * S_N, the window broadcast to both halves (V: the pairs F_i, in registers)")
+
+        def win(j: int) -> str:
+            self(f"2x X = mem256[g + {64 * j}]")
+            return "X"
+        self.product(win)
+        self.reduce()
+        self("# d: the parities of the C quarters as dword masks")
+        self.parity()
+        self("# d != 0: the OR of the masks")
+        self("Y256 = extract256(DM, 1)")
+        self("X256 = extract256(DM, 0)")
+        self("X256 = X256 | Y256")
+        self("nz = movemask8(X256)")
+        self("# up = (d != 0) and 2L <= N; L = up ? N+1-L : L")
+        self("y2 = 0")
+        self("y2 -= nz")
+        self("(int64) y2 >>= 63")
+        self("y0 = L + L")
+        self("y0 -= n")
+        self("y0 -= 1")
+        self("(int64) y0 >>= 63")
+        self("up = y2")
+        self("up &= y0")
+        self("y1 = n + 1")
+        self("y1 -= L")
+        self("y1 ^= L")
+        self("y1 &= up")
+        self("L ^= y1")
+        self("# P = V * G_j, G_j = (b_j | d_j | b_j | d_j) (b's and d's dword masks)")
+
+        def gj(j: int) -> str:
+            self(f"IX = mem512[GI{j}]")
+            self("G = mem512[bm]")
+            self("G = permute2x32(G, IX, DM)")
+            return "G"
+        self.product(gj)
+        self("# b = up ? d : b")
+        self("8x UP = up")
+        self("BM = mem512[bm]")
+        self(f"BM = ternlog(BM, DM, UP, {hex(TERN_SELECT)})")
+        self("mem512[bm] = BM")
+        self("K = mem512[CME]")
+        self("K = K | UP")
+        self.reduce()
+        self("# V = (b C + d B | x (up ? C : B))")
+        self.update()
+
+    def consts(self) -> list[str]:
+        m, h = self.m, self.h
+        pos = self.dpos()
+        L = []
+        for j in range(m):
+            ix = [(16 + pos[j]) if (l // 4) % 2 else pos[j] for l in range(16)]
+            L.append(f"const GI{j} u32 {u32s(ix)}")
+        bi = [0] * 16
+        bi[pos[0]] = -1
+        L.append(f"const BINIT u32 {u32s(bi)}")
+        L.append(f"const CME u64 {u64s([-1, -1, 0, 0, -1, -1, 0, 0])}")
+        L.append(f"const CMQ0 u64 {u64s([-1, -1, 0, 0, 0, 0, 0, 0])}")
+        L.append(f"const CIY u64 {u64s([0, 0, 8, 9, 0, 0, 12, 13])}")
+        return L
+
+    def render(self) -> str:
+        m, t, h = self.m, self.t, self.h
+        name = f"qhasm_kernel_mceliece_gf{m}_bm_{impl_id(self.impl)}_bm"
+        self("# V: C = 1 (C_0 at lane t of quarter 0 of P_0), B = x (B_1 at lane t - 1 of quarter 1); b = 1")
+        self("ZERO = 0")
+        for i in range(h):
+            self(f"mem512[vp + {64 * i}] = ZERO")
+        self(f"y0 = {1 << (t % 64)}")
+        self(f"mem64[vp + {8 * (t // 64)}] = y0")
+        self(f"y0 = {1 << ((t - 1) % 64)}")
+        self(f"mem64[vp + {16 + 8 * ((t - 1) // 64)}] = y0")
+        self("BM = mem512[BINIT]")
+        self("mem512[bm] = BM")
+        self.copies()
+        self("L = 0")
+        self("n = 0")
+        for i in range(h):
+            self(f"F{i} = mem512[vp + {64 * i}]")
+        self("loop:")
+        self.iteration()
+        self("  n += 1")
+        self(f"  =? n - {2 * t}")
+        self("goto loop if !=")
+        for i in range(h):
+            self(f"mem512[vp + {64 * i}] = F{i}")
+        self("# f: the C quarters (plane b: quarter 0 or 2 of P_(b % h))")
+        for b in range(m):
+            off = 64 * (b % h) + 32 * (b // h)
+            self(f"y0 = mem64[vp + {off}]")
+            self(f"y1 = mem64[vp + {off + 8}]")
+            self(f"mem64[fo + {16 * b}] = y0")
+            self(f"mem64[fo + {16 * b + 8}] = y1")
+        nt = 2 * h
+        head = [f"# generated by gen/mceliece_bm.py (Berlekamp-Massey over GF(2^{m}), t = {t}, {self.impl}). DO NOT EDIT.",
+                "# inversion-free, 2t iterations, constant time; two planes per zmm; docs/mceliece-fft.md.",
+                "cpu avx2 avx512f avx512vl",
+                "int64 fo si vp bm zp g u n L nz up y0 y1 y2 " + " ".join(f"x{w}" for w in range(self.sw)),
+                "reg256 X256 Y256",
+                "reg512 " + " ".join(f"F{i}" for i in range(h)),
+                "reg512 " + " ".join(f"A{k}" for k in range(h + m - 1)),
+                "reg512 " + " ".join(f"T{k}" for k in range(nt)),
+                "reg512 X Y G IX DM BM UP K IY ZERO Z0 Z1 Z2 Z3 W0 W1",
+                f"stack512 VS[{h}]", "stack512 BS[1]",
+                f"stack64 ZB[{8 * m * 8}]"] + self.consts() + [
+                "", f"enter {name}", "input fo si", "secret [si]",
+                "vp = &VS", "bm = &BS", "zp = &ZB"]
+        return "\n".join(head + self.L + ["leave"]) + "\n"
+
+
 def qpath(impl: str, params: dict[str, str]) -> str:
     return f"{GENERATED}/mceliece_gf{params['m']}_bm_{impl_id(impl)}.q"
 
 
 def text(impl: str, params: dict[str, str], root: str = "") -> str:
-    return Gen(impl, int(params["m"])).render()
+    m = int(params["m"])
+    return (Gen512 if impl == "amd64-avx512" else Gen)(impl, m).render()
 
 
 def main(argv: list[str]) -> int:
