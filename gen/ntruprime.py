@@ -912,9 +912,12 @@ class Kernel:
         every window load is aligned and forwarded from one store); the pair (b_j, b_(j+1)) at even j is one dword
         (movd, pshufd); lane n of maddwd(window at n - j, pair) is
         a_(n-j) b_j + a_(n-j-1) b_(j+1).  2S/4 accumulators (in chunks that
-        fit with the pair and one product); wide: stored as 32-bit lanes
-        (stride 8S bytes), else packed to int16 (stride 4S; pair_shape
-        proves the sums are int16)."""
+        fit with the pair and one product); wide: 32-bit lanes, else
+        packed to int16 (pair_shape proves the sums are int16).  The first
+        interpolation level is fused in: the three products of a group go
+        to the L1 scratch T3 and are interpolated from there to w+coff
+        (count/3 products of 4S coefficients), so the base products never
+        make a pass through L2."""
         I = self.isa
         S = self.S
         nacc = 2 * S // 4
@@ -927,6 +930,9 @@ class Kernel:
         self.addr(e, "pb", "w", boff)
         self.addr(e, "pc", "w", coff)
         self.addr(e, "qd", "w", wo)
+        self.addr(e, "qa", "w", lay.off["T3"])
+        esz = 4 if wide else 2
+        mb = esz * S          # bytes of S coefficients
 
         def woff(m0: int) -> int:
             # the window vector W_m0 .. W_(m0+3): a 16-byte aligned copy
@@ -934,11 +940,12 @@ class Kernel:
             # just made cannot be forwarded: measured 17% of the R/q kernel)
             return 4 * (m0 + 4) if m0 % 4 == 0 else 4 * (S + 8) + 4 * (m0 + 2)
 
-        def body() -> None:
+        def base(g: int) -> None:
+            ao, bo, co = g * 4 * S, g * 2 * S, g * 2 * mb
             for t in range((S + 8) // 8):
                 for m in (-4 + 8 * t, -2 + 8 * t):
-                    e(I.ld("x0", "pa", 2 * (S + m)))
-                    e(I.ld("x1", "pa", 2 * (S + m - 1)))
+                    e(I.ld("x0", "pa", ao + 2 * (S + m)))
+                    e(I.ld("x1", "pa", ao + 2 * (S + m - 1)))
                     e("x2 = x0")
                     e("x0 = unpacklo16(x0, x1)")
                     e("x2 = unpackhi16(x2, x1)")
@@ -951,7 +958,7 @@ class Kernel:
                     touched = [k for k in ks if 4 * k - j + 3 >= 0 and 4 * k - j <= S]
                     if not touched:
                         continue
-                    e(f"x0 = mem32[pb + {2 * j}]" if j else "x0 = mem32[pb]")
+                    e(f"x0 = mem32[pb + {bo + 2 * j}]" if bo + j else "x0 = mem32[pb]")
                     e("x0 = shuffle32(x0, 0)")
                     for k in touched:
                         off = woff(4 * k - j)
@@ -969,12 +976,35 @@ class Kernel:
                         e(I.zero(f"a{k - k0}"))
                 if wide:
                     for k in ks:
-                        e(I.st("pc", 16 * k, f"a{k - k0}"))
+                        e(I.st("qa", co + 16 * k, f"a{k - k0}"))
                 else:
                     for k in ks[::2]:
                         e(f"a{k - k0} = packs32(a{k - k0}, a{k - k0 + 1})")
-                        e(I.st("pc", 8 * k, f"a{k - k0}"))
-        self.loop(e, count, body, [("pa", 4 * S), ("pb", 2 * S), ("pc", (8 if wide else 4) * S)])
+                        e(I.st("qa", co + 8 * k, f"a{k - k0}"))
+
+        def body() -> None:
+            for g in range(3):
+                base(g)
+            # out = P0 + x^S (P1 - P0 - P2) + x^2S P2 (as interpolate)
+            pre = "4x" if wide else "8x"
+            for v in range(0, mb, 16):
+                e(I.ld("x0", "qa", v))              # P0 lo
+                e(I.ld("x1", "qa", mb + v))         # P0 hi
+                e(I.ld("x2", "qa", 4 * mb + v))     # P2 lo
+                e(I.ld("x3", "qa", 5 * mb + v))     # P2 hi
+                e(I.st("pc", v, "x0"))
+                e(I.st("pc", 3 * mb + v, "x3"))
+                e(f"{pre} x1 -= x2")
+                e(I.ld("x5", "qa", 2 * mb + v))
+                e(f"{pre} x5 -= x0")
+                e(f"{pre} x5 += x1")
+                e(I.st("pc", mb + v, "x5"))
+                e(I.ld("x5", "qa", 3 * mb + v))
+                e(f"{pre} x5 -= x3")
+                e(f"{pre} x5 -= x1")
+                e(I.st("pc", 2 * mb + v, "x5"))
+        assert count % 3 == 0
+        self.loop(e, count // 3, body, [("pa", 12 * S), ("pb", 6 * S), ("pc", 4 * mb)])
 
     def interpolate32(self, e: Q, src: int, cnt: int, m: int, dst: int) -> None:
         """interpolate() on 32-bit lanes (Isa.pairs R/q): cnt groups of
@@ -1120,7 +1150,7 @@ class Kernel:
         cnt = 3 ** d
         if self.pairsum:
             assert K == 1
-            self.pair_base(e, lay, ea[-1], eb[-1], lay.off[f"C{d}"], cnt, False)
+            self.pair_base(e, lay, ea[-1], eb[-1], lay.off[f"C{d - 1}"], cnt, False)
         elif self.wide:
             assert K == 1
             self.wide_base(e, lay, ea[-1], eb[-1], lay.off[f"C{d}"], cnt)
@@ -1138,8 +1168,11 @@ class Kernel:
         else:
             for kk in range(K):
                 self.base_products(e, ea[-1] + kk * cnt * 4 * S, eb[-1], lay.off[f"C{d}"] + kk * cnt * 4 * S, cnt)
-        src = lay.off[f"C{d}"]
-        for l in range(d - 1, -1, -1):
+        if self.pairsum:        # pair_base did the first level
+            src, top = lay.off[f"C{d - 1}"], d - 2
+        else:
+            src, top = lay.off[f"C{d}"], d - 1
+        for l in range(top, -1, -1):
             m = N >> (l + 1)
             dst = lay.off[f"C{l}"]
             self.interpolate(e, src, K * 3 ** l, m, dst, self.wide)
@@ -1171,11 +1204,14 @@ class Kernel:
         for l in range(1, d + 1):
             lay.off[f"EA{l}"] = lay.off[f"RA{l % 2}"]
             lay.off[f"EB{l}"] = lay.off[f"RB{l % 2}"]
-        lay.add("RC", max(cs[l] for l in cs if (d - l) % 2 == 0))
-        other = [cs[l] for l in cs if (d - l) % 2 == 1]
+        # pair_base writes C_(d-1) while it reads the last evaluation
+        # level, so C_(d-1) must not be in the evaluation regions then
+        top = d - 1 if self.pairsum else d
+        lay.add("RC", max(cs[l] for l in range(top + 1) if (top - l) % 2 == 0))
+        other = [cs[l] for l in range(top + 1) if (top - l) % 2 == 1]
         assert max(other or [0]) <= esize
-        for l in range(d + 1):
-            lay.off[f"C{l}"] = lay.off["RC"] if (d - l) % 2 == 0 else e0
+        for l in range(top + 1):
+            lay.off[f"C{l}"] = lay.off["RC"] if (top - l) % 2 == 0 else e0
         for name, n in extra:
             lay.add(name, n)
         return lay
@@ -1350,7 +1386,7 @@ class Kernel:
             cnt, S = 3 ** self.d, self.S
             extra += [("WA", cnt * 4 * S + 2 * S), ("BW", cnt * 2 * S)]
         if self.pairsum:
-            extra += [("W4", 8 * (self.S + 8))]
+            extra += [("W4", 8 * (self.S + 8)), ("T3", 12 * self.S)]
         lay = self.layout(1, extra)
         self.prologue(e, name, lay)
         # stage both inputs (zeros up to N), read everything before writing
@@ -1489,7 +1525,7 @@ class Kernel:
         kb = -(-N // L) * L
         cnt = 3 ** d
         # the layout of two 16-bit products holds the 32-bit levels of one
-        lay = self.layout(2, [("IN", inb), ("KB", kb), ("OUT", 2 * nvp * L), ("W4", 8 * (S + 8))])
+        lay = self.layout(2, [("IN", inb), ("KB", kb), ("OUT", 2 * nvp * L), ("W4", 8 * (S + 8)), ("T3", 24 * S)])
         self.prologue(e, name, lay)
         self.stage(e, lay, "IN", "in", 2 * p, inb, True)
         self.stage(e, lay, "KB", "k", p, kb, False)
@@ -1519,9 +1555,9 @@ class Kernel:
             eb.append(nxt)
         self.addr(e, "pa", "w", ea[-1] + cnt * 4 * S)
         self.zero_bytes(e, "pa", 2 * S)
-        self.pair_base(e, lay, ea[-1], eb[-1], lay.off[f"C{d}"], cnt, True)
-        src = lay.off[f"C{d}"]
-        for l in range(d - 1, -1, -1):
+        self.pair_base(e, lay, ea[-1], eb[-1], lay.off[f"C{d - 1}"], cnt, True)
+        src = lay.off[f"C{d - 1}"]
+        for l in range(d - 2, -1, -1):
             dst = lay.off[f"C{l}"]
             self.interpolate32(e, src, 3 ** l, N >> (l + 1), dst)
             src = dst
