@@ -471,6 +471,7 @@ class Kernel:
         assert xmax <= 2 ** 31 - 1
         q, bt = self.q, (self.q, c.bv, c.bs, mh)
         himax = (xmax + 32768) // 65536
+        assert himax <= 32767                         # packs32 of hi is exact
         c65 = 65536 % q
         c65 = c65 - q if c65 > q // 2 else c65
         dw = round(c65 * (1 << mh) / q)
@@ -909,8 +910,8 @@ class Kernel:
         Per product, the windows W_m = (a_m, a_(m-1)) for m = -4 .. S+5 as
         32-bit lanes (punpcklwd/punpckhwd of a and a shifted by one) go to
         the L1 scratch W4, twice (starting at m = -4 and at m = -2, so that
-        every window load is aligned and forwarded from one store); the pair (b_j, b_(j+1)) at even j is one dword
-        (movd, pshufd); lane n of maddwd(window at n - j, pair) is
+        every window load is aligned and forwarded from one store); the
+        pair (b_j, b_(j+1)) at even j is one dword (movd, pshufd); lane n of maddwd(window at n - j, pair) is
         a_(n-j) b_j + a_(n-j-1) b_(j+1).  2S/4 accumulators (in chunks that
         fit with the pair and one product); wide: 32-bit lanes, else
         packed to int16 (pair_shape proves the sums are int16).  The first
