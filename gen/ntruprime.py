@@ -100,6 +100,11 @@ class Isa:
     # than shape()'s 4 of 48x48 (81 bases, 7776): one level fewer of the
     # memory-bound 16-bit passes (docs/ntruprime.md)
     m3_levels: int = 0
+    # both products on pair sums of SSE2's pmaddwd (4 32-bit lanes, 8 int16
+    # products per instruction; Kernel.pair_base): R/3 packs the exact
+    # 32-bit sums back to int16; R/q needs no digit split, runs the
+    # interpolation and the fold in 32-bit lanes and reduces mod q once
+    pairs: bool = False
 
     @property
     def pre(self) -> str:
@@ -177,7 +182,7 @@ class Isa:
 
 ISAS: dict[str, Isa] = {
     # baseline x86-64: SSE2, 8 lanes (legacy two-operand forms)
-    "amd64": Isa("amd64", 8, "reg128", "stack128", "", "int64", 8, pack="packs16"),
+    "amd64": Isa("amd64", 8, "reg128", "stack128", "", "int64", 8, pack="packs16", pairs=True),
     "amd64-avx2": Isa("amd64-avx2", 16, "reg256", "stack256", "avx2", "int64", 8, maddubs=True, maddwd=True,
                         m3_levels=3),
     # AVX-512BW: 32 lanes, 32 registers; bytes by vpmovwb
@@ -423,6 +428,64 @@ class Kernel:
             self.cv["LO8"] = 255
         if self.wide:
             self.cv["C65"], self.cv["DW65"] = self.c65, self.dw65
+        self.pairsum = isa.pairs
+        if self.pairsum:
+            self.pair_shape(fn)
+            if fn == "mult":
+                self.cv["C65"], self.cv["DW65"] = self.c65, self.dw65
+
+    def pair_shape(self, fn: str) -> None:
+        """(d, S) and the proved bounds of the pmaddwd products (Isa.pairs).
+        Base: 2S/4 accumulators of 32-bit lanes, lane n the sum over even j
+        of a_(n-j) b_j + a_(n-j-1) b_(j+1) (S products of int16 operands).
+        R/3: |f'| <= 2^d, |g'| <= 2^d, so a lane is at most S 4^d, which
+        must be an int16 (packs32 is then exact).  R/q: f reduced mod q
+        (|f| <= fmax), and its evaluation inputs reduced again (Barrett) at
+        level self.rl so that the base operands fmax 2^(d - rl) are int16;
+        the 32-bit values are bounded level by level (exact products below
+        the reduction, at most four terms per interpolation output above
+        it), folded, and reduced once: barrett(lo) + (2^16 mod q) hi mod q."""
+        p, L, c, mh = self.p, self.L, self.c, self.isa.mulhi_shift
+        if fn == "mult3":
+            for d in range(5, 0, -1):
+                S = -(-p // (L << d)) * L
+                if S * 4 ** d <= 32767:
+                    break
+            assert S * 4 ** d <= 32767 and p <= 32767
+            self.d, self.S, self.N = d, S, S << d
+            return
+        d = 5
+        S = -(-p // (L << d)) * L
+        N = S << d
+        fmax = c.fmax
+        rl = 0
+        while fmax << (d - rl) > 32767:
+            rl += 1
+        assert rl == 0 or fmax << rl <= 32767        # the inputs of the reducing level are int16
+        amax = {l: fmax << (l - rl) for l in range(rl, d + 1)}
+        B = {l: (N >> l) * amax[l] * (1 << l) for l in range(rl, d + 1)}   # exact products
+        for l in range(d - 1, -1, -1):
+            assert 4 * B[l + 1] <= 2 ** 31 - 1        # every partial sum of the interpolation
+            B[l] = min(B[l], 4 * B[l + 1]) if l in B else 4 * B[l + 1]
+        xmax = 3 * B[0]                               # the fold
+        assert xmax <= 2 ** 31 - 1
+        q, bt = self.q, (self.q, c.bv, c.bs, mh)
+        himax = (xmax + 32768) // 65536
+        assert himax <= 32767                         # packs32 of hi is exact
+        c65 = 65536 % q
+        c65 = c65 - q if c65 > q // 2 else c65
+        dw = round(c65 * (1 << mh) / q)
+        assert abs(dw) < 1 << 15
+        rmax = 0
+        for hi in range(-himax, himax + 1):
+            r = mulB(hi, c65, dw, q, mh)
+            assert r == c65 * hi - q * mulhi(hi, dw, mh) and (r - c65 * hi) % q == 0
+            rmax = max(rmax, abs(r))
+        assert fmax + rmax <= 32767
+        for x in range(-(fmax + rmax), fmax + rmax + 1):
+            assert barrett(x, bt) == freeze(x, q), x
+        self.d, self.S, self.N, self.rl = d, S, N, rl
+        self.c65, self.dw65 = c65, dw
 
     def wide_consts(self) -> None:
         """Bounds of the maddwd R/q product (Isa.maddwd), proved here: f
@@ -580,11 +643,12 @@ class Kernel:
         e(self.isa.zero("z0"))
         self.vpass(e, n // vb, [(dst, vb)], lambda u: e(self.isa.st(dst, u * vb, "z0")))
 
-    def evaluate(self, e: Q, src: int, cnt: int, n: int, dst: int, last: bool) -> None:
+    def evaluate(self, e: Q, src: int, cnt: int, n: int, dst: int, last: bool, reduce: bool = False) -> None:
         """Karatsuba evaluation: cnt polys of n coefficients at w+src become
         3*cnt polys of n/2 at w+dst (0, 1, infinity).  The last a-level is
         written into padded slots (stride 2*(n/2), data in the upper half,
-        zeros in the lower half)."""
+        zeros in the lower half).  reduce: both halves by barrett first
+        (x6 = BV, x7 = Q)."""
         I = self.isa
         vb = I.vbytes
         h = n // 2
@@ -600,6 +664,9 @@ class Kernel:
             v = u * vb
             e(I.ld("x0", "qa", v))
             e(I.ld("x1", "qb", v))
+            if reduce:
+                self.barrett(e, "x0", "x2")
+                self.barrett(e, "x1", "x3")
             e(I.st("qc", base + v, "x0"))
             e(I.st("qc", 2 * slot + base + v, "x1"))
             e(I.op("x0", "x0", "+", "x1"))
@@ -837,6 +904,144 @@ class Kernel:
         self.addr(e, "qd", "w", coff)
         self.loop(e, count, product, [("qc", 4 * S), ("pb", 2 * S), ("qd", 4 * S)])
 
+    def pair_base(self, e: Q, lay: Layout, aoff: int, boff: int, coff: int, count: int, wide: bool) -> None:
+        """count S x S products on SSE2's pmaddwd (Isa.pairs): a in padded
+        slots (stride 4S bytes, data at +2S), b contiguous (stride 2S).
+        Per product, the windows W_m = (a_m, a_(m-1)) for m = -4 .. S+5 as
+        32-bit lanes (punpcklwd/punpckhwd of a and a shifted by one) go to
+        the L1 scratch W4, twice (starting at m = -4 and at m = -2, so that
+        every window load is aligned and forwarded from one store); the
+        pair (b_j, b_(j+1)) at even j is one dword (movd, pshufd); lane n of maddwd(window at n - j, pair) is
+        a_(n-j) b_j + a_(n-j-1) b_(j+1).  2S/4 accumulators (in chunks that
+        fit with the pair and one product); wide: 32-bit lanes, else
+        packed to int16 (pair_shape proves the sums are int16).  The first
+        interpolation level is fused in: the three products of a group go
+        to the L1 scratch T3 and are interpolated from there to w+coff
+        (count/3 products of 4S coefficients), so the base products never
+        make a pass through L2."""
+        I = self.isa
+        S = self.S
+        nacc = 2 * S // 4
+        chunk = I.nregs - 2
+        nch = -(-nacc // chunk)
+        G = -(-nacc // nch)
+        G += G % 2
+        wo = lay.off["W4"]
+        self.addr(e, "pa", "w", aoff)
+        self.addr(e, "pb", "w", boff)
+        self.addr(e, "pc", "w", coff)
+        self.addr(e, "qd", "w", wo)
+        self.addr(e, "qa", "w", lay.off["T3"])
+        esz = 4 if wide else 2
+        mb = esz * S          # bytes of S coefficients
+
+        def woff(m0: int) -> int:
+            # the window vector W_m0 .. W_(m0+3): a 16-byte aligned copy
+            # for either parity of m0/2 (a load spanning two of the stores
+            # just made cannot be forwarded: measured 17% of the R/q kernel)
+            return 4 * (m0 + 4) if m0 % 4 == 0 else 4 * (S + 8) + 4 * (m0 + 2)
+
+        def base(g: int) -> None:
+            ao, bo, co = g * 4 * S, g * 2 * S, g * 2 * mb
+            for t in range((S + 8) // 8):
+                for m in (-4 + 8 * t, -2 + 8 * t):
+                    e(I.ld("x0", "pa", ao + 2 * (S + m)))
+                    e(I.ld("x1", "pa", ao + 2 * (S + m - 1)))
+                    e("x2 = x0")
+                    e("x0 = unpacklo16(x0, x1)")
+                    e("x2 = unpackhi16(x2, x1)")
+                    e(I.st("qd", woff(m), "x0"))
+                    e(I.st("qd", woff(m + 4), "x2"))
+            for k0 in range(0, nacc, G):
+                ks = list(range(k0, min(nacc, k0 + G)))
+                first = {k: True for k in ks}
+                for j in range(0, S, 2):
+                    touched = [k for k in ks if 4 * k - j + 3 >= 0 and 4 * k - j <= S]
+                    if not touched:
+                        continue
+                    e(f"x0 = mem32[pb + {bo + 2 * j}]" if bo + j else "x0 = mem32[pb]")
+                    e("x0 = shuffle32(x0, 0)")
+                    for k in touched:
+                        off = woff(4 * k - j)
+                        acc = f"a{k - k0}"
+                        if first[k]:
+                            e(I.ld(acc, "qd", off))
+                            e(f"4x {acc} = maddwd({acc}, x0)")
+                            first[k] = False
+                        else:
+                            e(I.ld("x1", "qd", off))
+                            e("4x x1 = maddwd(x1, x0)")
+                            e(f"4x {acc} += x1")
+                for k in ks:
+                    if first[k]:
+                        e(I.zero(f"a{k - k0}"))
+                if wide:
+                    for k in ks:
+                        e(I.st("qa", co + 16 * k, f"a{k - k0}"))
+                else:
+                    for k in ks[::2]:
+                        e(f"a{k - k0} = packs32(a{k - k0}, a{k - k0 + 1})")
+                        e(I.st("qa", co + 8 * k, f"a{k - k0}"))
+
+        def body() -> None:
+            for g in range(3):
+                base(g)
+            # out = P0 + x^S (P1 - P0 - P2) + x^2S P2 (as interpolate)
+            pre = "4x" if wide else "8x"
+            for v in range(0, mb, 16):
+                e(I.ld("x0", "qa", v))              # P0 lo
+                e(I.ld("x1", "qa", mb + v))         # P0 hi
+                e(I.ld("x2", "qa", 4 * mb + v))     # P2 lo
+                e(I.ld("x3", "qa", 5 * mb + v))     # P2 hi
+                e(I.st("pc", v, "x0"))
+                e(I.st("pc", 3 * mb + v, "x3"))
+                e(f"{pre} x1 -= x2")
+                e(I.ld("x5", "qa", 2 * mb + v))
+                e(f"{pre} x5 -= x0")
+                e(f"{pre} x5 += x1")
+                e(I.st("pc", mb + v, "x5"))
+                e(I.ld("x5", "qa", 3 * mb + v))
+                e(f"{pre} x5 -= x3")
+                e(f"{pre} x5 -= x1")
+                e(I.st("pc", 2 * mb + v, "x5"))
+        assert count % 3 == 0
+        self.loop(e, count // 3, body, [("pa", 12 * S), ("pb", 6 * S), ("pc", 4 * mb)])
+
+    def interpolate32(self, e: Q, src: int, cnt: int, m: int, dst: int) -> None:
+        """interpolate() on 32-bit lanes (Isa.pairs R/q): cnt groups of
+        three products of 2m coefficients become cnt of 4m."""
+        vb = 16
+        mb = 4 * m
+        self.addr(e, "pa", "w", src)
+        self.addr(e, "pb", "w", dst)
+        I = self.isa
+
+        def inner(u: int) -> None:
+            v = u * vb
+            e(I.ld("x0", "qa", v))            # P0 lo
+            e(I.ld("x1", "qa", mb + v))       # P0 hi
+            e(I.ld("x2", "qc", v))            # P2 lo
+            e(I.ld("x3", "qc", mb + v))       # P2 hi
+            e(I.st("qd", v, "x0"))
+            e(I.st("qd", 3 * mb + v, "x3"))
+            e("4x x1 -= x2")                  # t = P0hi - P2lo
+            e(I.ld("x5", "qb", v))
+            e("4x x5 -= x0")
+            e("4x x5 += x1")                  # P1lo - P0lo + t
+            e(I.st("qd", mb + v, "x5"))
+            e(I.ld("x5", "qb", mb + v))
+            e("4x x5 -= x3")
+            e("4x x5 -= x1")                  # P1hi - P2hi - t
+            e(I.st("qd", 2 * mb + v, "x5"))
+
+        def body() -> None:
+            e("qa = pa")
+            self.addr(e, "qb", "pa", 2 * mb)
+            self.addr(e, "qc", "pa", 4 * mb)
+            e("qd = pb")
+            self.vpass(e, mb // vb, [("qa", vb), ("qb", vb), ("qc", vb), ("qd", vb)], inner)
+        self.loop(e, cnt, body, [("pa", 6 * mb), ("pb", 4 * mb)])
+
     def base_products_regs(self, e: Q, aoff: int, boff: int, coff: int, count: int) -> None:
         """The base products of base_products with a held in registers
         (valign targets: no misaligned loads): E_q = (a_Lq .. a_Lq+L-1) for
@@ -944,7 +1149,10 @@ class Kernel:
         self.addr(e, "pa", "w", ea[-1] + K * 3 ** d * 4 * S)
         self.zero_bytes(e, "pa", 2 * S)
         cnt = 3 ** d
-        if self.wide:
+        if self.pairsum:
+            assert K == 1
+            self.pair_base(e, lay, ea[-1], eb[-1], lay.off[f"C{d - 1}"], cnt, False)
+        elif self.wide:
             assert K == 1
             self.wide_base(e, lay, ea[-1], eb[-1], lay.off[f"C{d}"], cnt)
         elif self.bytes8:
@@ -961,8 +1169,11 @@ class Kernel:
         else:
             for kk in range(K):
                 self.base_products(e, ea[-1] + kk * cnt * 4 * S, eb[-1], lay.off[f"C{d}"] + kk * cnt * 4 * S, cnt)
-        src = lay.off[f"C{d}"]
-        for l in range(d - 1, -1, -1):
+        if self.pairsum:        # pair_base did the first level
+            src, top = lay.off[f"C{d - 1}"], d - 2
+        else:
+            src, top = lay.off[f"C{d}"], d - 1
+        for l in range(top, -1, -1):
             m = N >> (l + 1)
             dst = lay.off[f"C{l}"]
             self.interpolate(e, src, K * 3 ** l, m, dst, self.wide)
@@ -994,11 +1205,14 @@ class Kernel:
         for l in range(1, d + 1):
             lay.off[f"EA{l}"] = lay.off[f"RA{l % 2}"]
             lay.off[f"EB{l}"] = lay.off[f"RB{l % 2}"]
-        lay.add("RC", max(cs[l] for l in cs if (d - l) % 2 == 0))
-        other = [cs[l] for l in cs if (d - l) % 2 == 1]
+        # pair_base writes C_(d-1) while it reads the last evaluation
+        # level, so C_(d-1) must not be in the evaluation regions then
+        top = d - 1 if self.pairsum else d
+        lay.add("RC", max(cs[l] for l in range(top + 1) if (top - l) % 2 == 0))
+        other = [cs[l] for l in range(top + 1) if (top - l) % 2 == 1]
         assert max(other or [0]) <= esize
-        for l in range(d + 1):
-            lay.off[f"C{l}"] = lay.off["RC"] if (d - l) % 2 == 0 else e0
+        for l in range(top + 1):
+            lay.off[f"C{l}"] = lay.off["RC"] if (top - l) % 2 == 0 else e0
         for name, n in extra:
             lay.add(name, n)
         return lay
@@ -1087,6 +1301,8 @@ class Kernel:
         for name, v in self.cv.items():
             e(f"const {name} u16 " + " ".join([str(v & 0xFFFF)] * self.L))
         e("const LANE0OFF u16 0 " + " ".join(["65535"] * (self.L - 1)))
+        if self.isa.pairs:
+            e("const LANE0OFF32 u16 0 0 " + " ".join(["65535"] * (self.L - 2)))
 
     def prologue(self, e: Q, name: str, lay: Layout) -> None:
         sb = max(self.isa.vbytes, 8)
@@ -1170,6 +1386,8 @@ class Kernel:
         if self.bytes8:
             cnt, S = 3 ** self.d, self.S
             extra += [("WA", cnt * 4 * S + 2 * S), ("BW", cnt * 2 * S)]
+        if self.pairsum:
+            extra += [("W4", 8 * (self.S + 8)), ("T3", 12 * self.S)]
         lay = self.layout(1, extra)
         self.prologue(e, name, lay)
         # stage both inputs (zeros up to N), read everything before writing
@@ -1228,6 +1446,9 @@ class Kernel:
         self.vpass(e, -(-nv // 2), [("pa", 2 * vb), ("pb", vb)], two)
 
     def mult(self, e: Q, name: str) -> None:
+        if self.pairsum:
+            self.mult_pairs(e, name)
+            return
         if self.wide:
             self.mult_wide(e, name)
             return
@@ -1292,6 +1513,99 @@ class Kernel:
         e("leave")
 
 
+    def mult_pairs(self, e: Q, name: str) -> None:
+        """R/q with one pmaddwd product (Isa.pairs): f reduced mod q (and
+        its evaluation inputs again at level rl), the base products, the
+        interpolation and the fold in exact 32-bit lanes (bounds in
+        pair_shape), then one reduction per output coefficient."""
+        I = self.isa
+        p, L, N, S, d = self.p, self.L, self.N, self.S, self.d
+        vb = I.vbytes
+        nvp = -(-p // L)
+        inb = -(-2 * N // vb) * vb
+        kb = -(-N // L) * L
+        cnt = 3 ** d
+        # the layout of two 16-bit products holds the 32-bit levels of one
+        lay = self.layout(2, [("IN", inb), ("KB", kb), ("OUT", 2 * nvp * L), ("W4", 8 * (S + 8)), ("T3", 24 * S)])
+        self.prologue(e, name, lay)
+        self.stage(e, lay, "IN", "in", 2 * p, inb, True)
+        self.stage(e, lay, "KB", "k", p, kb, False)
+        self.small_from_bytes(e, lay.off["KB"], lay.off["B"], N)
+        for r, cname in (("x6", "BV"), ("x7", "QQ")):
+            self.cld(e, r, cname)
+        self.addr(e, "pa", "w", lay.off["IN"])
+        self.addr(e, "pb", "w", lay.off["A"])
+
+        def red(u: int) -> None:
+            e(I.ld("x0", "pa", u * vb))
+            self.barrett(e, "x0", "x1")
+            e(I.st("pb", u * vb, "x0"))
+        self.vpass(e, 2 * N // vb, [("pa", vb), ("pb", vb)], red)
+        ea, eb = [lay.off["A"]], [lay.off["B"]]
+        for l in range(d):
+            n = N >> l
+            last = l == d - 1
+            nxt = lay.off[f"EA{l + 1}"]
+            if l == self.rl and l:
+                for r, cname in (("x6", "BV"), ("x7", "QQ")):
+                    self.cld(e, r, cname)
+            self.evaluate(e, ea[-1], 3 ** l, n, nxt, last, l == self.rl and l > 0)
+            ea.append(nxt)
+            nxt = lay.off[f"EB{l + 1}"]
+            self.evaluate(e, eb[-1], 3 ** l, n, nxt, False)
+            eb.append(nxt)
+        self.addr(e, "pa", "w", ea[-1] + cnt * 4 * S)
+        self.zero_bytes(e, "pa", 2 * S)
+        self.pair_base(e, lay, ea[-1], eb[-1], lay.off[f"C{d - 1}"], cnt, True)
+        src = lay.off[f"C{d - 1}"]
+        for l in range(d - 2, -1, -1):
+            dst = lay.off[f"C{l}"]
+            self.interpolate32(e, src, 3 ** l, N >> (l + 1), dst)
+            src = dst
+        h = src
+        # fold in 32-bit lanes (c_j = h_j + h_(j+p) + h_(j+p-1), the last
+        # term not for j = 0), then per 8 coefficients: lo = the signed low
+        # halves, hi = the rest >> 16, both packed to int16 (exact),
+        # barrett(lo) + (2^16 mod q) hi mod q, and the final freeze
+        assert nvp * L + p <= 2 * N
+        for r, cname in (("x4", "C65"), ("x5", "DW65"), ("x6", "BV"), ("x7", "QQ")):
+            self.cld(e, r, cname)
+        self.addr(e, "pa", "w", h)
+        self.addr(e, "pb", "w", h + 4 * p)
+        self.addr(e, "pc", "w", h + 4 * (p - 1))
+        self.addr(e, "qd", "w", lay.off["OUT"])
+
+        def body(u: int, first: bool = False) -> None:
+            for x, lo, o in (("x0", "x2", 0), ("x1", "x3", 16)):
+                v = 32 * u + o
+                e(I.ld(x, "pa", v))
+                e(f"4x {x} += {I.m('pb', v)}")
+                e(I.ld(lo, "pc", v))
+                if first and not o:
+                    e(f"{lo} &= mem128[LANE0OFF32]")
+                e(f"4x {x} += {lo}")
+                e(f"{lo} = {x}")
+                e(f"4x {lo} <<= 16")
+                e(f"(int32) 4x {lo} >>= 16")
+                e(f"4x {x} -= {lo}")
+                e(f"(int32) 4x {x} >>= 16")
+            e("x2 = packs32(x2, x3)")
+            e("x0 = packs32(x0, x1)")
+            self.barrett(e, "x2", "x3")
+            e(I.mulhi("x1", "x0", "x5"))
+            e(I.op("x0", "x0", "*", "x4"))
+            e(I.op("x1", "x1", "*", "x7"))
+            e(I.op("x0", "x0", "-", "x1"))
+            e(I.op("x0", "x0", "+", "x2"))
+            self.barrett(e, "x0", "x3")
+            e(I.st("qd", vb * u, "x0"))
+        body(0, True)
+        for r, step in (("pa", 32), ("pb", 32), ("pc", 32), ("qd", vb)):
+            e(f"{r} = {r} + {step}")
+        self.vpass(e, nvp - 1, [("pa", 32), ("pb", 32), ("pc", 32), ("qd", vb)], body)
+        self.unstage16(e, lay, "OUT", p)
+        e("leave")
+
     def mult_wide(self, e: Q, name: str) -> None:
         """R/q with one product (Isa.maddwd): f reduced mod q, the product
         mod q in int16 lanes (wide_base, reducing interpolation), the fold
@@ -1354,6 +1668,8 @@ def generate(impl: str, p: int, fn: str) -> str:
     if isa.cpu:
         e(f"cpu {isa.cpu}")
     nb = (2 if fn == "mult" else 1) * 2 * kn.S // kn.L
+    if isa.pairs:
+        nb = max(4, min(2 * kn.S // 4, isa.nregs - 2))
     e(f"{isa.ptr} out in k c w pa pb pc qa qb qc qd i0 i1 t0 t1")
     e(f"{isa.reg} z0 x0 x1 x2 x3 x4 x5 x6 x7 " + " ".join(f"a{k}" for k in range(nb)))
     if isa.scalar or isa.valign:

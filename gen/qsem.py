@@ -202,7 +202,7 @@ CORE: dict[str, tuple[str, str]] = {
 VFUNCS = ["shuffle32", "unpacklo32", "unpackhi32", "unpacklo64", "unpackhi64", "shuffle128",
           "permute128", "permute64", "permute2x32", "permute2x64", "extract128", "extract256",
           "insert128", "shufbytes", "low128", "evexadd32", "evexxor", "ternlog", "permute",
-          "shiftleftbytes", "loadperm", "unpacklo8", "unpackhi8", "mulhis15", "mulhi", "maddubs", "maddwd", "zeroext8", "zeroext16", "packs16", "packs32", "truncate8", "alignr", "blend32",
+          "shiftleftbytes", "loadperm", "unpacklo8", "unpackhi8", "unpacklo16", "unpackhi16", "mulhis15", "mulhi", "maddubs", "maddwd", "zeroext8", "zeroext16", "packs16", "packs32", "truncate8", "alignr", "blend32",
           "movemask8", "cmpeq8",
           "fmul", "fadd", "fsub", "fround", "ftrunc", "clmul"]
 
@@ -313,6 +313,11 @@ def vfunc(name: str, args: list, big: bool, nbytes: int, addr: int = 0) -> bytes
         s, t = args
         o = 0 if name.endswith("lo32") else 2
         return per128(lambda x, y: U32([L32(x)[o], L32(y)[o], L32(x)[o + 1], L32(y)[o + 1]]), s, t)
+    if name in ("unpacklo16", "unpackhi16"):
+        # 16-bit lanes s0 t0 s1 t1 ... of the low (lo16) or high half of each 16-byte block
+        s, t = args
+        o = 0 if name.endswith("lo16") else 4
+        return per128(lambda x, y: unlanes([v for k in range(4) for v in (L16(x)[o + k], L16(y)[o + k])], 16, big), s, t)
     if name in ("unpacklo64", "unpackhi64"):
         s, t = args
         o = 0 if name.endswith("lo64") else 1

@@ -9,6326 +9,8041 @@ global qhasm_kernel_core_multsntrup653_amd64_mul:function (qhasm_kernel_core_mul
 align 32
 qhasm_kernel_core_multsntrup653_amd64_mul:
 	push rbx
-	sub rsp, 139728
+	sub rsp, 121904
 ; w = &workqhasm_kernel_core_multsntrup653_amd64_mul
-%line 25+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r11, [rsp + 0]
-; pa = w + 134304
-%line 26+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r11 + 134304]
+%line 28+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r10, [rsp + 0]
+; pa = w + 118752
+%line 29+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r8, [r10 + 118752]
 ; z0 = 0
-%line 27+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 30+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	pxor xmm0, xmm0
 ; i1 = 3
-%line 28+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 31+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov r9, 3
 align 32
 .Lloop1:
 ; mem128[pa] = z0
-%line 30+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 33+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8], xmm0
 ; mem128[pa + 16] = z0
-%line 31+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 34+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 16], xmm0
 ; mem128[pa + 32] = z0
-%line 32+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 35+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 32], xmm0
 ; mem128[pa + 48] = z0
-%line 33+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 36+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 48], xmm0
 ; pa = pa + 64
-%line 34+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 37+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r8, 64
 ; i1 = i1 - 1
-%line 35+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 38+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	sub r9, 1
 ; =? i1 - 0
-%line 36+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 39+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	cmp r9, 0
 ; goto loop1 if !=
-%line 37+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 40+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	jne .Lloop1
 ; mem128[pa] = z0
-%line 38+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 41+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8], xmm0
 ; mem128[pa + 16] = z0
-%line 39+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 42+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 16], xmm0
 ; mem128[pa + 32] = z0
-%line 40+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 43+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 32], xmm0
-; pa = w + 133008
-%line 41+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r11 + 133008]
+; pa = w + 117456
+%line 44+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r9, [r10 + 117456]
 ; x0 = mem128[in]
-%line 42+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 45+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi]
 ; mem128[pa] = x0
-%line 43+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 46+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9], xmm0
 ; x0 = mem128[in + 16]
-%line 44+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 47+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 16]
 ; mem128[pa + 16] = x0
-%line 45+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 48+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 16], xmm0
 ; x0 = mem128[in + 32]
-%line 46+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 49+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 32]
 ; mem128[pa + 32] = x0
-%line 47+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 50+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 32], xmm0
 ; x0 = mem128[in + 48]
-%line 48+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 51+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 48]
 ; mem128[pa + 48] = x0
-%line 49+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 52+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 48], xmm0
 ; x0 = mem128[in + 64]
-%line 50+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 53+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 64]
 ; mem128[pa + 64] = x0
-%line 51+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 54+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 64], xmm0
 ; x0 = mem128[in + 80]
-%line 52+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 55+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 80]
 ; mem128[pa + 80] = x0
-%line 53+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 56+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 80], xmm0
 ; x0 = mem128[in + 96]
-%line 54+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 57+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 96]
 ; mem128[pa + 96] = x0
-%line 55+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 58+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 96], xmm0
 ; x0 = mem128[in + 112]
-%line 56+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 59+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 112]
 ; mem128[pa + 112] = x0
-%line 57+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 60+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 112], xmm0
 ; x0 = mem128[in + 128]
-%line 58+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 61+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 128]
 ; mem128[pa + 128] = x0
-%line 59+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 62+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 128], xmm0
 ; x0 = mem128[in + 144]
-%line 60+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 63+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 144]
 ; mem128[pa + 144] = x0
-%line 61+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 64+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 144], xmm0
 ; x0 = mem128[in + 160]
-%line 62+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 65+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 160]
 ; mem128[pa + 160] = x0
-%line 63+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 66+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 160], xmm0
 ; x0 = mem128[in + 176]
-%line 64+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 67+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 176]
 ; mem128[pa + 176] = x0
-%line 65+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 68+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 176], xmm0
 ; x0 = mem128[in + 192]
-%line 66+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 69+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 192]
 ; mem128[pa + 192] = x0
-%line 67+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 70+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 192], xmm0
 ; x0 = mem128[in + 208]
-%line 68+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 71+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 208]
 ; mem128[pa + 208] = x0
-%line 69+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 72+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 208], xmm0
 ; x0 = mem128[in + 224]
-%line 70+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 73+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 224]
 ; mem128[pa + 224] = x0
-%line 71+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 74+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 224], xmm0
 ; x0 = mem128[in + 240]
-%line 72+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 75+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 240]
 ; mem128[pa + 240] = x0
-%line 73+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 76+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 240], xmm0
 ; x0 = mem128[in + 256]
-%line 74+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 77+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 256]
 ; mem128[pa + 256] = x0
-%line 75+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 78+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 256], xmm0
 ; x0 = mem128[in + 272]
-%line 76+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 79+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 272]
 ; mem128[pa + 272] = x0
-%line 77+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 80+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 272], xmm0
 ; x0 = mem128[in + 288]
-%line 78+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 81+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 288]
 ; mem128[pa + 288] = x0
-%line 79+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 82+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 288], xmm0
 ; x0 = mem128[in + 304]
-%line 80+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 83+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 304]
 ; mem128[pa + 304] = x0
-%line 81+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 84+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 304], xmm0
 ; x0 = mem128[in + 320]
-%line 82+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 85+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 320]
 ; mem128[pa + 320] = x0
-%line 83+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 86+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 320], xmm0
 ; x0 = mem128[in + 336]
-%line 84+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 87+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 336]
 ; mem128[pa + 336] = x0
-%line 85+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 88+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 336], xmm0
 ; x0 = mem128[in + 352]
-%line 86+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 89+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 352]
 ; mem128[pa + 352] = x0
-%line 87+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 90+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 352], xmm0
 ; x0 = mem128[in + 368]
-%line 88+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 91+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 368]
 ; mem128[pa + 368] = x0
-%line 89+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 92+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 368], xmm0
 ; x0 = mem128[in + 384]
-%line 90+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 93+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 384]
 ; mem128[pa + 384] = x0
-%line 91+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 94+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 384], xmm0
 ; x0 = mem128[in + 400]
-%line 92+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 95+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 400]
 ; mem128[pa + 400] = x0
-%line 93+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 96+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 400], xmm0
 ; x0 = mem128[in + 416]
-%line 94+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 97+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 416]
 ; mem128[pa + 416] = x0
-%line 95+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 98+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 416], xmm0
 ; x0 = mem128[in + 432]
-%line 96+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 99+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 432]
 ; mem128[pa + 432] = x0
-%line 97+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 100+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 432], xmm0
 ; x0 = mem128[in + 448]
-%line 98+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 101+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 448]
 ; mem128[pa + 448] = x0
-%line 99+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 102+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 448], xmm0
 ; x0 = mem128[in + 464]
-%line 100+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 103+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 464]
 ; mem128[pa + 464] = x0
-%line 101+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 104+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 464], xmm0
 ; x0 = mem128[in + 480]
-%line 102+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 105+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 480]
 ; mem128[pa + 480] = x0
-%line 103+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 106+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 480], xmm0
 ; x0 = mem128[in + 496]
-%line 104+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 107+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 496]
 ; mem128[pa + 496] = x0
-%line 105+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 108+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 496], xmm0
 ; x0 = mem128[in + 512]
-%line 106+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 109+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 512]
 ; mem128[pa + 512] = x0
-%line 107+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 110+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 512], xmm0
 ; x0 = mem128[in + 528]
-%line 108+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 111+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 528]
 ; mem128[pa + 528] = x0
-%line 109+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 112+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 528], xmm0
 ; x0 = mem128[in + 544]
-%line 110+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 113+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 544]
 ; mem128[pa + 544] = x0
-%line 111+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 114+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 544], xmm0
 ; x0 = mem128[in + 560]
-%line 112+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 115+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 560]
 ; mem128[pa + 560] = x0
-%line 113+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 116+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 560], xmm0
 ; x0 = mem128[in + 576]
-%line 114+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 117+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 576]
 ; mem128[pa + 576] = x0
-%line 115+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 118+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 576], xmm0
 ; x0 = mem128[in + 592]
-%line 116+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 119+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 592]
 ; mem128[pa + 592] = x0
-%line 117+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 120+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 592], xmm0
 ; x0 = mem128[in + 608]
-%line 118+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 121+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 608]
 ; mem128[pa + 608] = x0
-%line 119+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 122+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 608], xmm0
 ; x0 = mem128[in + 624]
-%line 120+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 123+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 624]
 ; mem128[pa + 624] = x0
-%line 121+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 124+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 624], xmm0
 ; x0 = mem128[in + 640]
-%line 122+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 125+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 640]
 ; mem128[pa + 640] = x0
-%line 123+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 126+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 640], xmm0
 ; x0 = mem128[in + 656]
-%line 124+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 127+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 656]
 ; mem128[pa + 656] = x0
-%line 125+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 128+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 656], xmm0
 ; x0 = mem128[in + 672]
-%line 126+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 129+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 672]
 ; mem128[pa + 672] = x0
-%line 127+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 130+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 672], xmm0
 ; x0 = mem128[in + 688]
-%line 128+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 131+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 688]
 ; mem128[pa + 688] = x0
-%line 129+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 132+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 688], xmm0
 ; x0 = mem128[in + 704]
-%line 130+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 133+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 704]
 ; mem128[pa + 704] = x0
-%line 131+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 134+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 704], xmm0
 ; x0 = mem128[in + 720]
-%line 132+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 135+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 720]
 ; mem128[pa + 720] = x0
-%line 133+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 136+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 720], xmm0
 ; x0 = mem128[in + 736]
-%line 134+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 137+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 736]
 ; mem128[pa + 736] = x0
-%line 135+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 138+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 736], xmm0
 ; x0 = mem128[in + 752]
-%line 136+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 139+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 752]
 ; mem128[pa + 752] = x0
-%line 137+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 140+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 752], xmm0
 ; x0 = mem128[in + 768]
-%line 138+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 141+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 768]
 ; mem128[pa + 768] = x0
-%line 139+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 142+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 768], xmm0
 ; x0 = mem128[in + 784]
-%line 140+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 143+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 784]
 ; mem128[pa + 784] = x0
-%line 141+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 144+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 784], xmm0
 ; x0 = mem128[in + 800]
-%line 142+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 145+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 800]
 ; mem128[pa + 800] = x0
-%line 143+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 146+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 800], xmm0
 ; x0 = mem128[in + 816]
-%line 144+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 147+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 816]
 ; mem128[pa + 816] = x0
-%line 145+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 148+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 816], xmm0
 ; x0 = mem128[in + 832]
-%line 146+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 149+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 832]
 ; mem128[pa + 832] = x0
-%line 147+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 150+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 832], xmm0
 ; x0 = mem128[in + 848]
-%line 148+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 151+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 848]
 ; mem128[pa + 848] = x0
-%line 149+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 152+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 848], xmm0
 ; x0 = mem128[in + 864]
-%line 150+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 153+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 864]
 ; mem128[pa + 864] = x0
-%line 151+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 154+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 864], xmm0
 ; x0 = mem128[in + 880]
-%line 152+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 155+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 880]
 ; mem128[pa + 880] = x0
-%line 153+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 156+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 880], xmm0
 ; x0 = mem128[in + 896]
-%line 154+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 157+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 896]
 ; mem128[pa + 896] = x0
-%line 155+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 158+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 896], xmm0
 ; x0 = mem128[in + 912]
-%line 156+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 159+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 912]
 ; mem128[pa + 912] = x0
-%line 157+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 160+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 912], xmm0
 ; x0 = mem128[in + 928]
-%line 158+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 161+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 928]
 ; mem128[pa + 928] = x0
-%line 159+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 162+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 928], xmm0
 ; x0 = mem128[in + 944]
-%line 160+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 163+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 944]
 ; mem128[pa + 944] = x0
-%line 161+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 164+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 944], xmm0
 ; x0 = mem128[in + 960]
-%line 162+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 165+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 960]
 ; mem128[pa + 960] = x0
-%line 163+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 166+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 960], xmm0
 ; x0 = mem128[in + 976]
-%line 164+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 167+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 976]
 ; mem128[pa + 976] = x0
-%line 165+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 168+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 976], xmm0
 ; x0 = mem128[in + 992]
-%line 166+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 169+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 992]
 ; mem128[pa + 992] = x0
-%line 167+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 170+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 992], xmm0
 ; x0 = mem128[in + 1008]
-%line 168+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 171+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 1008]
 ; mem128[pa + 1008] = x0
-%line 169+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 172+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 1008], xmm0
 ; x0 = mem128[in + 1024]
-%line 170+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 173+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 1024]
 ; mem128[pa + 1024] = x0
-%line 171+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 174+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 1024], xmm0
 ; x0 = mem128[in + 1040]
-%line 172+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 175+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 1040]
 ; mem128[pa + 1040] = x0
-%line 173+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 176+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 1040], xmm0
 ; x0 = mem128[in + 1056]
-%line 174+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 177+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 1056]
 ; mem128[pa + 1056] = x0
-%line 175+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 178+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 1056], xmm0
 ; x0 = mem128[in + 1072]
-%line 176+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 179+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 1072]
 ; mem128[pa + 1072] = x0
-%line 177+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 180+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 1072], xmm0
 ; x0 = mem128[in + 1088]
-%line 178+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 181+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 1088]
 ; mem128[pa + 1088] = x0
-%line 179+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 182+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 1088], xmm0
 ; x0 = mem128[in + 1104]
-%line 180+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 183+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 1104]
 ; mem128[pa + 1104] = x0
-%line 181+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 184+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 1104], xmm0
 ; x0 = mem128[in + 1120]
-%line 182+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 185+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 1120]
 ; mem128[pa + 1120] = x0
-%line 183+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 186+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 1120], xmm0
 ; x0 = mem128[in + 1136]
-%line 184+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 187+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 1136]
 ; mem128[pa + 1136] = x0
-%line 185+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 188+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 1136], xmm0
 ; x0 = mem128[in + 1152]
-%line 186+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 189+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 1152]
 ; mem128[pa + 1152] = x0
-%line 187+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 190+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 1152], xmm0
 ; x0 = mem128[in + 1168]
-%line 188+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 191+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 1168]
 ; mem128[pa + 1168] = x0
-%line 189+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 192+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 1168], xmm0
 ; x0 = mem128[in + 1184]
-%line 190+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 193+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 1184]
 ; mem128[pa + 1184] = x0
-%line 191+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 194+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 1184], xmm0
 ; x0 = mem128[in + 1200]
-%line 192+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 195+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 1200]
 ; mem128[pa + 1200] = x0
-%line 193+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 196+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 1200], xmm0
 ; x0 = mem128[in + 1216]
-%line 194+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 197+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 1216]
 ; mem128[pa + 1216] = x0
-%line 195+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 198+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 1216], xmm0
 ; x0 = mem128[in + 1232]
-%line 196+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 199+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 1232]
 ; mem128[pa + 1232] = x0
-%line 197+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 200+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 1232], xmm0
 ; x0 = mem128[in + 1248]
-%line 198+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 201+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 1248]
 ; mem128[pa + 1248] = x0
-%line 199+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 202+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 1248], xmm0
 ; x0 = mem128[in + 1264]
-%line 200+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 203+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 1264]
 ; mem128[pa + 1264] = x0
-%line 201+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 204+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 1264], xmm0
 ; x0 = mem128[in + 1280]
-%line 202+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 205+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi + 1280]
 ; mem128[pa + 1280] = x0
-%line 203+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 206+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r9 + 1280], xmm0
 ; t0 = mem64[in + 1296]
-%line 204+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 207+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov r8, [rsi + 1296]
 ; mem64[pa + 1296] = t0
-%line 205+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 208+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov [r9 + 1296], r8
 ; t0 = mem16[in + 1304]
-%line 206+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 209+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movzx r8d, word [rsi + 1304]
 ; mem16[pa + 1304] = t0
-%line 207+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 210+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov word [r9 + 1304], r8w
-; pa = w + 135184
-%line 208+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r11 + 135184]
+; pa = w + 119632
+%line 211+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r8, [r10 + 119632]
 ; z0 = 0
-%line 209+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 212+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	pxor xmm0, xmm0
 ; i1 = 2
-%line 210+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 213+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov r9, 2
 align 32
 .Lloop2:
 ; mem128[pa] = z0
-%line 212+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 215+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8], xmm0
 ; mem128[pa + 16] = z0
-%line 213+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 216+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 16], xmm0
 ; mem128[pa + 32] = z0
-%line 214+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 217+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 32], xmm0
 ; mem128[pa + 48] = z0
-%line 215+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 218+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 48], xmm0
 ; pa = pa + 64
-%line 216+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 219+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r8, 64
 ; i1 = i1 - 1
-%line 217+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 220+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	sub r9, 1
 ; =? i1 - 0
-%line 218+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 221+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	cmp r9, 0
 ; goto loop2 if !=
-%line 219+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 222+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	jne .Lloop2
-; pa = w + 134544
-%line 220+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r11 + 134544]
+; pa = w + 118992
+%line 223+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r8, [r10 + 118992]
 ; x0 = mem128[k]
-%line 221+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 224+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx]
 ; mem128[pa] = x0
-%line 222+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 225+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8], xmm0
 ; x0 = mem128[k + 16]
-%line 223+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 226+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 16]
 ; mem128[pa + 16] = x0
-%line 224+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 227+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 16], xmm0
 ; x0 = mem128[k + 32]
-%line 225+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 228+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 32]
 ; mem128[pa + 32] = x0
-%line 226+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 229+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 32], xmm0
 ; x0 = mem128[k + 48]
-%line 227+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 230+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 48]
 ; mem128[pa + 48] = x0
-%line 228+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 231+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 48], xmm0
 ; x0 = mem128[k + 64]
-%line 229+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 232+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 64]
 ; mem128[pa + 64] = x0
-%line 230+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 233+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 64], xmm0
 ; x0 = mem128[k + 80]
-%line 231+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 234+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 80]
 ; mem128[pa + 80] = x0
-%line 232+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 235+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 80], xmm0
 ; x0 = mem128[k + 96]
-%line 233+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 236+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 96]
 ; mem128[pa + 96] = x0
-%line 234+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 237+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 96], xmm0
 ; x0 = mem128[k + 112]
-%line 235+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 238+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 112]
 ; mem128[pa + 112] = x0
-%line 236+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 239+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 112], xmm0
 ; x0 = mem128[k + 128]
-%line 237+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 240+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 128]
 ; mem128[pa + 128] = x0
-%line 238+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 241+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 128], xmm0
 ; x0 = mem128[k + 144]
-%line 239+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 242+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 144]
 ; mem128[pa + 144] = x0
-%line 240+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 243+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 144], xmm0
 ; x0 = mem128[k + 160]
-%line 241+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 244+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 160]
 ; mem128[pa + 160] = x0
-%line 242+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 245+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 160], xmm0
 ; x0 = mem128[k + 176]
-%line 243+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 246+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 176]
 ; mem128[pa + 176] = x0
-%line 244+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 247+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 176], xmm0
 ; x0 = mem128[k + 192]
-%line 245+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 248+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 192]
 ; mem128[pa + 192] = x0
-%line 246+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 249+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 192], xmm0
 ; x0 = mem128[k + 208]
-%line 247+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 250+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 208]
 ; mem128[pa + 208] = x0
-%line 248+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 251+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 208], xmm0
 ; x0 = mem128[k + 224]
-%line 249+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 252+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 224]
 ; mem128[pa + 224] = x0
-%line 250+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 253+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 224], xmm0
 ; x0 = mem128[k + 240]
-%line 251+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 254+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 240]
 ; mem128[pa + 240] = x0
-%line 252+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 255+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 240], xmm0
 ; x0 = mem128[k + 256]
-%line 253+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 256+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 256]
 ; mem128[pa + 256] = x0
-%line 254+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 257+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 256], xmm0
 ; x0 = mem128[k + 272]
-%line 255+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 258+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 272]
 ; mem128[pa + 272] = x0
-%line 256+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 259+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 272], xmm0
 ; x0 = mem128[k + 288]
-%line 257+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 260+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 288]
 ; mem128[pa + 288] = x0
-%line 258+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 261+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 288], xmm0
 ; x0 = mem128[k + 304]
-%line 259+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 262+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 304]
 ; mem128[pa + 304] = x0
-%line 260+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 263+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 304], xmm0
 ; x0 = mem128[k + 320]
-%line 261+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 264+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 320]
 ; mem128[pa + 320] = x0
-%line 262+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 265+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 320], xmm0
 ; x0 = mem128[k + 336]
-%line 263+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 266+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 336]
 ; mem128[pa + 336] = x0
-%line 264+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 267+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 336], xmm0
 ; x0 = mem128[k + 352]
-%line 265+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 268+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 352]
 ; mem128[pa + 352] = x0
-%line 266+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 269+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 352], xmm0
 ; x0 = mem128[k + 368]
-%line 267+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 270+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 368]
 ; mem128[pa + 368] = x0
-%line 268+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 271+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 368], xmm0
 ; x0 = mem128[k + 384]
-%line 269+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 272+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 384]
 ; mem128[pa + 384] = x0
-%line 270+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 273+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 384], xmm0
 ; x0 = mem128[k + 400]
-%line 271+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 274+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 400]
 ; mem128[pa + 400] = x0
-%line 272+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 275+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 400], xmm0
 ; x0 = mem128[k + 416]
-%line 273+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 276+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 416]
 ; mem128[pa + 416] = x0
-%line 274+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 277+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 416], xmm0
 ; x0 = mem128[k + 432]
-%line 275+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 278+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 432]
 ; mem128[pa + 432] = x0
-%line 276+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 279+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 432], xmm0
 ; x0 = mem128[k + 448]
-%line 277+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 280+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 448]
 ; mem128[pa + 448] = x0
-%line 278+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 281+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 448], xmm0
 ; x0 = mem128[k + 464]
-%line 279+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 282+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 464]
 ; mem128[pa + 464] = x0
-%line 280+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 283+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 464], xmm0
 ; x0 = mem128[k + 480]
-%line 281+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 284+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 480]
 ; mem128[pa + 480] = x0
-%line 282+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 285+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 480], xmm0
 ; x0 = mem128[k + 496]
-%line 283+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 286+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 496]
 ; mem128[pa + 496] = x0
-%line 284+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 287+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 496], xmm0
 ; x0 = mem128[k + 512]
-%line 285+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 288+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 512]
 ; mem128[pa + 512] = x0
-%line 286+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 289+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 512], xmm0
 ; x0 = mem128[k + 528]
-%line 287+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 290+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 528]
 ; mem128[pa + 528] = x0
-%line 288+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 291+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 528], xmm0
 ; x0 = mem128[k + 544]
-%line 289+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 292+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 544]
 ; mem128[pa + 544] = x0
-%line 290+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 293+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 544], xmm0
 ; x0 = mem128[k + 560]
-%line 291+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 294+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 560]
 ; mem128[pa + 560] = x0
-%line 292+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 295+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 560], xmm0
 ; x0 = mem128[k + 576]
-%line 293+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 296+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 576]
 ; mem128[pa + 576] = x0
-%line 294+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 297+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 576], xmm0
 ; x0 = mem128[k + 592]
-%line 295+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 298+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 592]
 ; mem128[pa + 592] = x0
-%line 296+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 299+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 592], xmm0
 ; x0 = mem128[k + 608]
-%line 297+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 300+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 608]
 ; mem128[pa + 608] = x0
-%line 298+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 301+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 608], xmm0
 ; x0 = mem128[k + 624]
-%line 299+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 302+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx + 624]
 ; mem128[pa + 624] = x0
-%line 300+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 303+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 624], xmm0
 ; t0 = mem64[k + 640]
-%line 301+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 304+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov r9, [rdx + 640]
 ; mem64[pa + 640] = t0
-%line 302+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 305+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov [r8 + 640], r9
 ; t0 = mem32[k + 648]
-%line 303+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 306+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov r9d, [rdx + 648]
 ; mem32[pa + 648] = t0
-%line 304+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 307+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov dword [r8 + 648], r9d
 ; t0 = mem8[k + 652]
-%line 305+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 308+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movzx r9d, byte [rdx + 652]
 ; mem8[pa + 652] = t0
-%line 306+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 309+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov byte [r8 + 652], r9b
 ; x7 = mem128[ONES]
-%line 307+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [rel ONES]
-; pa = w + 134544
-%line 308+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r11 + 134544]
-; pb = w + 3072
-%line 309+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r11 + 3072]
-; i1 = 24
 %line 310+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rel ONES]
+; pa = w + 118992
+%line 311+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r9, [r10 + 118992]
+; pb = w + 3072
+%line 312+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r8, [r10 + 3072]
+; i1 = 24
+%line 313+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r11, r10
 	mov r10, 24
 	movdqa xmm2, xmm0
 align 32
 .Lloop3:
 ; 8x x0 = zeroext8(mem64[pa])
-%line 312+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 315+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	pxor xmm0, xmm0
 	movq xmm1, [r9]
 	punpcklbw xmm1, xmm0
 ; x1 = x0 & x7
-%line 313+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 316+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm2
 ; 8x x0 >>= 1
-%line 314+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 317+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psrlw xmm1, 1
 ; x0 = x0 & x1
-%line 315+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 318+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	pand xmm1, xmm0
 ; 8x x1 = x1 - x0
-%line 316+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 319+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubw xmm0, xmm1
 ; 8x x1 = x1 - x0
-%line 317+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 320+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubw xmm0, xmm1
 ; mem128[pb] = x1
-%line 318+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 321+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8], xmm0
 ; 8x x0 = zeroext8(mem64[pa + 8])
-%line 319+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 322+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	pxor xmm0, xmm0
 	movq xmm1, [r9 + 8]
 	punpcklbw xmm1, xmm0
 ; x1 = x0 & x7
-%line 320+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 323+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm2
 ; 8x x0 >>= 1
-%line 321+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 324+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psrlw xmm1, 1
 ; x0 = x0 & x1
-%line 322+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 325+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	pand xmm1, xmm0
 ; 8x x1 = x1 - x0
-%line 323+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 326+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubw xmm0, xmm1
 ; 8x x1 = x1 - x0
-%line 324+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 327+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubw xmm0, xmm1
 ; mem128[pb + 16] = x1
-%line 325+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 328+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 16], xmm0
 ; 8x x0 = zeroext8(mem64[pa + 16])
-%line 326+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 329+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	pxor xmm0, xmm0
 	movq xmm1, [r9 + 16]
 	punpcklbw xmm1, xmm0
 ; x1 = x0 & x7
-%line 327+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 330+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm2
 ; 8x x0 >>= 1
-%line 328+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 331+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psrlw xmm1, 1
 ; x0 = x0 & x1
-%line 329+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 332+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	pand xmm1, xmm0
 ; 8x x1 = x1 - x0
-%line 330+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 333+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubw xmm0, xmm1
 ; 8x x1 = x1 - x0
-%line 331+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 334+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubw xmm0, xmm1
 ; mem128[pb + 32] = x1
-%line 332+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 335+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 32], xmm0
 ; 8x x0 = zeroext8(mem64[pa + 24])
-%line 333+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 336+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	pxor xmm0, xmm0
 	movq xmm1, [r9 + 24]
 	punpcklbw xmm1, xmm0
 ; x1 = x0 & x7
-%line 334+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 337+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm2
 ; 8x x0 >>= 1
-%line 335+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 338+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psrlw xmm1, 1
 ; x0 = x0 & x1
-%line 336+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 339+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	pand xmm1, xmm0
 ; 8x x1 = x1 - x0
-%line 337+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 340+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubw xmm0, xmm1
 ; 8x x1 = x1 - x0
-%line 338+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 341+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubw xmm0, xmm1
 ; mem128[pb + 48] = x1
-%line 339+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 342+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 48], xmm0
 ; pa = pa + 32
-%line 340+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 343+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r9, 32
 ; pb = pb + 64
-%line 341+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 344+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r8, 64
 ; i1 = i1 - 1
-%line 342+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 345+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	sub r10, 1
 ; =? i1 - 0
-%line 343+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 346+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	cmp r10, 0
 ; goto loop3 if !=
-%line 344+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	jne .Lloop3
-; x4 = mem128[DIG]
-%line 345+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [rel DIG]
-; x5 = mem128[DC]
-%line 346+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [rel DC]
-; x6 = mem128[BV]
 %line 347+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [rel BV]
-; x7 = mem128[QQ]
+	jne .Lloop3
+; x6 = mem128[BV]
 %line 348+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm4, [rel QQ]
-; x3 = mem128[DHALF]
+	movdqu xmm0, [rel BV]
+; x7 = mem128[QQ]
 %line 349+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [rel DHALF]
-; pa = w + 133008
+	movdqu xmm1, [rel QQ]
+; pa = w + 117456
 %line 350+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r11 + 133008]
-; pc = w + 1536
-%line 352+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r11 + 1536]
+	mov r10, r11
+	lea r8, [r10 + 117456]
 ; i1 = 24
-%line 353+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rsi, r11
-	mov r10, 24
-	movdqa xmm5, xmm0
-	movdqa xmm6, xmm1
-	movdqa xmm7, xmm2
+%line 352+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r11, r10
+	mov r9, 24
+	movdqa xmm3, xmm0
+	movdqa xmm4, xmm1
 align 32
 .Lloop4:
 ; x0 = mem128[pa]
+%line 354+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r8]
+; 8x x1 = mulhi(x0, x6)
 %line 355+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9]
-; 8x x1 = mulhi(x0, x6)
+	movdqa xmm2, xmm1
+	pmulhw xmm2, xmm3
+; 8x x1 = x1 + mem128[BRND]
 %line 356+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm7
-; 8x x1 = x1 + mem128[BRND]
+	movdqu xmm0, [rel BRND]
+	paddw xmm2, xmm0
+; (int16) 8x x1 >>= 10
 %line 357+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
-; (int16) 8x x1 >>= 10
+	psraw xmm2, 10
+; 8x x1 = x1 * x7
 %line 358+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psraw xmm2, 10
-; 8x x1 = x1 * x7
+	pmullw xmm2, xmm4
+; 8x x0 = x0 - x1
 %line 359+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm2, xmm4
-; 8x x0 = x0 - x1
-%line 360+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubw xmm1, xmm2
-; 8x x1 = x0 + x3
-%line 361+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm0, xmm1
-	paddw xmm0, xmm3
-; 8x x1 = mulhi(x1, x5)
-%line 362+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmulhw xmm0, xmm6
-; mem128[pc] = x1
-%line 363+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r8], xmm0
-; 8x x1 = x1 * x4
-%line 364+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm0, xmm5
-; 8x x0 = x0 - x1
-%line 365+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
 ; mem128[pb] = x0
-%line 366+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11], xmm1
+%line 360+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r10], xmm1
 ; x0 = mem128[pa + 16]
-%line 367+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 16]
+%line 361+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r8 + 16]
 ; 8x x1 = mulhi(x0, x6)
-%line 368+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 362+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm7
+	pmulhw xmm2, xmm3
 ; 8x x1 = x1 + mem128[BRND]
-%line 369+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 363+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rel BRND]
 	paddw xmm2, xmm0
 ; (int16) 8x x1 >>= 10
-%line 370+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 364+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psraw xmm2, 10
 ; 8x x1 = x1 * x7
-%line 371+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 365+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	pmullw xmm2, xmm4
 ; 8x x0 = x0 - x1
-%line 372+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 366+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubw xmm1, xmm2
-; 8x x1 = x0 + x3
-%line 373+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm0, xmm1
-	paddw xmm0, xmm3
-; 8x x1 = mulhi(x1, x5)
-%line 374+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmulhw xmm0, xmm6
-; mem128[pc + 16] = x1
-%line 375+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r8 + 16], xmm0
-; 8x x1 = x1 * x4
-%line 376+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm0, xmm5
-; 8x x0 = x0 - x1
-%line 377+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
 ; mem128[pb + 16] = x0
-%line 378+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 16], xmm1
+%line 367+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r10 + 16], xmm1
 ; x0 = mem128[pa + 32]
-%line 379+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 32]
+%line 368+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r8 + 32]
 ; 8x x1 = mulhi(x0, x6)
-%line 380+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 369+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm7
+	pmulhw xmm2, xmm3
 ; 8x x1 = x1 + mem128[BRND]
-%line 381+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 370+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rel BRND]
 	paddw xmm2, xmm0
 ; (int16) 8x x1 >>= 10
-%line 382+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 371+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psraw xmm2, 10
 ; 8x x1 = x1 * x7
-%line 383+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 372+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	pmullw xmm2, xmm4
 ; 8x x0 = x0 - x1
-%line 384+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 373+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubw xmm1, xmm2
-; 8x x1 = x0 + x3
-%line 385+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm0, xmm1
-	paddw xmm0, xmm3
-; 8x x1 = mulhi(x1, x5)
-%line 386+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmulhw xmm0, xmm6
-; mem128[pc + 32] = x1
-%line 387+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r8 + 32], xmm0
-; 8x x1 = x1 * x4
-%line 388+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm0, xmm5
-; 8x x0 = x0 - x1
-%line 389+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
 ; mem128[pb + 32] = x0
-%line 390+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 32], xmm1
+%line 374+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r10 + 32], xmm1
 ; x0 = mem128[pa + 48]
-%line 391+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 48]
+%line 375+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r8 + 48]
 ; 8x x1 = mulhi(x0, x6)
-%line 392+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 376+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm7
+	pmulhw xmm2, xmm3
 ; 8x x1 = x1 + mem128[BRND]
-%line 393+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 377+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rel BRND]
 	paddw xmm2, xmm0
 ; (int16) 8x x1 >>= 10
-%line 394+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 378+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psraw xmm2, 10
 ; 8x x1 = x1 * x7
-%line 395+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 379+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	pmullw xmm2, xmm4
 ; 8x x0 = x0 - x1
-%line 396+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 380+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubw xmm1, xmm2
-; 8x x1 = x0 + x3
-%line 397+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm0, xmm1
-	paddw xmm0, xmm3
-; 8x x1 = mulhi(x1, x5)
-%line 398+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmulhw xmm0, xmm6
-; mem128[pc + 48] = x1
-%line 399+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r8 + 48], xmm0
-; 8x x1 = x1 * x4
-%line 400+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm0, xmm5
-; 8x x0 = x0 - x1
-%line 401+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
 ; mem128[pb + 48] = x0
-%line 402+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 48], xmm1
+%line 381+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r10 + 48], xmm1
 ; pa = pa + 64
-%line 403+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r9, 64
-; pb = pb + 64
-%line 404+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r11, 64
-; pc = pc + 64
-%line 405+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 382+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r8, 64
+; pb = pb + 64
+%line 383+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add r10, 64
 ; i1 = i1 - 1
-%line 406+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r10, 1
+%line 384+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	sub r9, 1
 ; =? i1 - 0
-%line 407+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r10, 0
+%line 385+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	cmp r9, 0
 ; goto loop4 if !=
-%line 408+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 386+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	jne .Lloop4
 ; pa = w
-%line 409+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, rsi
-	mov r9, r11
+%line 387+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r10, r11
 ; pb = w + 20160
-%line 410+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r10, [r11 + 20160]
-; i0 = 2
-%line 411+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r8, 2
+%line 388+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r9, [r10 + 20160]
+; qa = pa
+%line 389+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov rsi, r10
+; qb = pa + 768
+%line 390+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r8, [r10 + 768]
+; i1 = 12
+%line 392+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r11, 12
 align 32
 .Lloop5:
-; qa = pa
+; x0 = mem128[qa]
+%line 394+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r10]
+; x1 = mem128[qb]
+%line 395+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r8]
+; mem128[qc] = x0
+%line 396+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9], xmm0
+; mem128[qc + 1536] = x1
+%line 397+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 1536], xmm1
+; 8x x0 = x0 + x1
+%line 398+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddw xmm0, xmm1
+; mem128[qc + 768] = x0
+%line 399+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 768], xmm0
+; x0 = mem128[qa + 16]
+%line 400+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r10 + 16]
+; x1 = mem128[qb + 16]
+%line 401+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r8 + 16]
+; mem128[qc + 16] = x0
+%line 402+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 16], xmm0
+; mem128[qc + 1552] = x1
+%line 403+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 1552], xmm1
+; 8x x0 = x0 + x1
+%line 404+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddw xmm0, xmm1
+; mem128[qc + 784] = x0
+%line 405+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 784], xmm0
+; x0 = mem128[qa + 32]
+%line 406+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r10 + 32]
+; x1 = mem128[qb + 32]
+%line 407+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r8 + 32]
+; mem128[qc + 32] = x0
+%line 408+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 32], xmm0
+; mem128[qc + 1568] = x1
+%line 409+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 1568], xmm1
+; 8x x0 = x0 + x1
+%line 410+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddw xmm0, xmm1
+; mem128[qc + 800] = x0
+%line 411+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 800], xmm0
+; x0 = mem128[qa + 48]
+%line 412+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r10 + 48]
+; x1 = mem128[qb + 48]
 %line 413+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rax, r8
-	mov rsi, r11
-; qb = pa + 768
+	movdqu xmm1, [r8 + 48]
+; mem128[qc + 48] = x0
 %line 414+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r9 + 768]
-; qc = pb
+	movdqu [r9 + 48], xmm0
+; mem128[qc + 1584] = x1
 %line 415+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rcx, r9
-; i1 = 12
+	movdqu [r9 + 1584], xmm1
+; 8x x0 = x0 + x1
 %line 416+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rdx, r10
-	mov r11, 12
+	paddw xmm0, xmm1
+; mem128[qc + 816] = x0
+%line 417+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 816], xmm0
+; qa = qa + 64
+%line 418+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add r10, 64
+; qb = qb + 64
+%line 419+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add r8, 64
+; qc = qc + 64
+%line 420+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add r9, 64
+; i1 = i1 - 1
+%line 421+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	sub r11, 1
+; =? i1 - 0
+%line 422+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	cmp r11, 0
+; goto loop5 if !=
+%line 423+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	jne .Lloop5
+; pa = w + 3072
+%line 424+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r10, rsi
+	lea r8, [r10 + 3072]
+; pb = w + 74688
+%line 425+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r11, [r10 + 74688]
+; qa = pa
+%line 426+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov rsi, r10
+; qb = pa + 768
+%line 427+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r9, [r8 + 768]
+; i1 = 12
+%line 429+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r10, 12
 align 32
 .Lloop6:
 ; x0 = mem128[qa]
-%line 418+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9]
+%line 431+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r8]
 ; x1 = mem128[qb]
-%line 419+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8]
+%line 432+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9]
 ; mem128[qc] = x0
-%line 420+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10], xmm0
+%line 433+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11], xmm0
 ; mem128[qc + 1536] = x1
-%line 421+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 1536], xmm1
+%line 434+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 1536], xmm1
 ; 8x x0 = x0 + x1
-%line 422+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 435+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 768] = x0
-%line 423+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 768], xmm0
+%line 436+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 768], xmm0
 ; x0 = mem128[qa + 16]
-%line 424+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 16]
+%line 437+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r8 + 16]
 ; x1 = mem128[qb + 16]
-%line 425+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 16]
+%line 438+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 16]
 ; mem128[qc + 16] = x0
-%line 426+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 16], xmm0
+%line 439+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 16], xmm0
 ; mem128[qc + 1552] = x1
-%line 427+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 1552], xmm1
+%line 440+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 1552], xmm1
 ; 8x x0 = x0 + x1
-%line 428+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 441+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 784] = x0
-%line 429+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 784], xmm0
+%line 442+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 784], xmm0
 ; x0 = mem128[qa + 32]
-%line 430+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 32]
+%line 443+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r8 + 32]
 ; x1 = mem128[qb + 32]
-%line 431+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 32]
+%line 444+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 32]
 ; mem128[qc + 32] = x0
-%line 432+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 32], xmm0
+%line 445+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 32], xmm0
 ; mem128[qc + 1568] = x1
-%line 433+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 1568], xmm1
+%line 446+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 1568], xmm1
 ; 8x x0 = x0 + x1
-%line 434+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 447+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 800] = x0
-%line 435+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 800], xmm0
+%line 448+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 800], xmm0
 ; x0 = mem128[qa + 48]
-%line 436+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 48]
+%line 449+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r8 + 48]
 ; x1 = mem128[qb + 48]
-%line 437+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 48]
+%line 450+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 48]
 ; mem128[qc + 48] = x0
-%line 438+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 48], xmm0
+%line 451+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 48], xmm0
 ; mem128[qc + 1584] = x1
-%line 439+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 1584], xmm1
+%line 452+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 1584], xmm1
 ; 8x x0 = x0 + x1
-%line 440+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 453+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 816] = x0
-%line 441+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 816], xmm0
+%line 454+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 816], xmm0
 ; qa = qa + 64
-%line 442+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 455+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add r8, 64
+; qb = qb + 64
+%line 456+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add r9, 64
+; qc = qc + 64
+%line 457+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add r11, 64
+; i1 = i1 - 1
+%line 458+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	sub r10, 1
+; =? i1 - 0
+%line 459+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	cmp r10, 0
+; goto loop6 if !=
+%line 460+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	jne .Lloop6
+; pa = w + 20160
+%line 461+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r10, rsi
+	lea r9, [r10 + 20160]
+; pb = w + 4608
+%line 462+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r11, [r10 + 4608]
+; i0 = 3
+%line 463+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r8, 3
+align 32
+.Lloop7:
+; qa = pa
+%line 465+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov rax, r8
+	mov rsi, r10
+; qb = pa + 384
+%line 466+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r8, [r9 + 384]
+; qc = pb
+%line 467+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov rcx, r9
+; i1 = 6
+%line 468+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov rdx, r11
+	mov r10, 6
+align 32
+.Lloop8:
+; x0 = mem128[qa]
+%line 470+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9]
+; x1 = mem128[qb]
+%line 471+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r8]
+; mem128[qc] = x0
+%line 472+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11], xmm0
+; mem128[qc + 768] = x1
+%line 473+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 768], xmm1
+; 8x x0 = x0 + x1
+%line 474+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddw xmm0, xmm1
+; mem128[qc + 384] = x0
+%line 475+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 384], xmm0
+; x0 = mem128[qa + 16]
+%line 476+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 16]
+; x1 = mem128[qb + 16]
+%line 477+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r8 + 16]
+; mem128[qc + 16] = x0
+%line 478+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 16], xmm0
+; mem128[qc + 784] = x1
+%line 479+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 784], xmm1
+; 8x x0 = x0 + x1
+%line 480+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddw xmm0, xmm1
+; mem128[qc + 400] = x0
+%line 481+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 400], xmm0
+; x0 = mem128[qa + 32]
+%line 482+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 32]
+; x1 = mem128[qb + 32]
+%line 483+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r8 + 32]
+; mem128[qc + 32] = x0
+%line 484+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 32], xmm0
+; mem128[qc + 800] = x1
+%line 485+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 800], xmm1
+; 8x x0 = x0 + x1
+%line 486+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddw xmm0, xmm1
+; mem128[qc + 416] = x0
+%line 487+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 416], xmm0
+; x0 = mem128[qa + 48]
+%line 488+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 48]
+; x1 = mem128[qb + 48]
+%line 489+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r8 + 48]
+; mem128[qc + 48] = x0
+%line 490+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 48], xmm0
+; mem128[qc + 816] = x1
+%line 491+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 816], xmm1
+; 8x x0 = x0 + x1
+%line 492+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddw xmm0, xmm1
+; mem128[qc + 432] = x0
+%line 493+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 432], xmm0
+; qa = qa + 64
+%line 494+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r9, 64
 ; qb = qb + 64
-%line 443+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 495+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r8, 64
 ; qc = qc + 64
-%line 444+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r10, 64
+%line 496+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add r11, 64
 ; i1 = i1 - 1
-%line 445+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r11, 1
+%line 497+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	sub r10, 1
 ; =? i1 - 0
-%line 446+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r11, 0
-; goto loop6 if !=
-%line 447+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	jne .Lloop6
-; pa = pa + 1536
-%line 448+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 498+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	cmp r10, 0
+; goto loop8 if !=
+%line 499+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	jne .Lloop8
+; pa = pa + 768
+%line 500+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov r9, rcx
-	add r9, 1536
-; pb = pb + 2304
-%line 449+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, rdx
-	add r10, 2304
+	add r9, 768
+; pb = pb + 1152
+%line 501+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r11, rdx
+	add r11, 1152
 ; i0 = i0 - 1
-%line 450+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 502+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov r8, rax
 	sub r8, 1
 ; =? i0 - 0
-%line 451+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r8, 0
-; goto loop5 if !=
-%line 452+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, rsi
-	jne .Lloop5
-; pa = w + 3072
-%line 453+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r11 + 3072]
-; pb = w + 74688
-%line 454+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r10, [r11 + 74688]
-; qa = pa
-%line 455+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rsi, r11
-; qb = pa + 768
-%line 456+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r8 + 768]
-; i1 = 12
-%line 458+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, 12
-align 32
-.Lloop7:
-; x0 = mem128[qa]
-%line 460+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8]
-; x1 = mem128[qb]
-%line 461+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9]
-; mem128[qc] = x0
-%line 462+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10], xmm0
-; mem128[qc + 1536] = x1
-%line 463+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 1536], xmm1
-; 8x x0 = x0 + x1
-%line 464+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm0, xmm1
-; mem128[qc + 768] = x0
-%line 465+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 768], xmm0
-; x0 = mem128[qa + 16]
-%line 466+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 16]
-; x1 = mem128[qb + 16]
-%line 467+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 16]
-; mem128[qc + 16] = x0
-%line 468+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 16], xmm0
-; mem128[qc + 1552] = x1
-%line 469+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 1552], xmm1
-; 8x x0 = x0 + x1
-%line 470+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm0, xmm1
-; mem128[qc + 784] = x0
-%line 471+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 784], xmm0
-; x0 = mem128[qa + 32]
-%line 472+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 32]
-; x1 = mem128[qb + 32]
-%line 473+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 32]
-; mem128[qc + 32] = x0
-%line 474+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 32], xmm0
-; mem128[qc + 1568] = x1
-%line 475+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 1568], xmm1
-; 8x x0 = x0 + x1
-%line 476+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm0, xmm1
-; mem128[qc + 800] = x0
-%line 477+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 800], xmm0
-; x0 = mem128[qa + 48]
-%line 478+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 48]
-; x1 = mem128[qb + 48]
-%line 479+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 48]
-; mem128[qc + 48] = x0
-%line 480+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 48], xmm0
-; mem128[qc + 1584] = x1
-%line 481+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 1584], xmm1
-; 8x x0 = x0 + x1
-%line 482+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm0, xmm1
-; mem128[qc + 816] = x0
-%line 483+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 816], xmm0
-; qa = qa + 64
-%line 484+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r8, 64
-; qb = qb + 64
-%line 485+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r9, 64
-; qc = qc + 64
-%line 486+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r10, 64
-; i1 = i1 - 1
-%line 487+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r11, 1
-; =? i1 - 0
-%line 488+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r11, 0
-; goto loop7 if !=
-%line 489+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	jne .Lloop7
-; pa = w + 20160
-%line 490+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, rsi
-	lea r9, [r11 + 20160]
-; pb = w + 4608
-%line 491+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r10, [r11 + 4608]
-; i0 = 6
-%line 492+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r8, 6
-align 32
-.Lloop8:
-; qa = pa
-%line 494+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rdx, r8
-	mov rsi, r11
-; qb = pa + 384
-%line 495+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r9 + 384]
-; qc = pb
-%line 496+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rax, r9
-; i1 = 6
-%line 497+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rcx, r10
-	mov r11, 6
-align 32
-.Lloop9:
-; x0 = mem128[qa]
-%line 499+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9]
-; x1 = mem128[qb]
-%line 500+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8]
-; mem128[qc] = x0
-%line 501+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10], xmm0
-; mem128[qc + 768] = x1
-%line 502+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 768], xmm1
-; 8x x0 = x0 + x1
 %line 503+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm0, xmm1
-; mem128[qc + 384] = x0
-%line 504+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 384], xmm0
-; x0 = mem128[qa + 16]
-%line 505+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 16]
-; x1 = mem128[qb + 16]
-%line 506+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 16]
-; mem128[qc + 16] = x0
-%line 507+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 16], xmm0
-; mem128[qc + 784] = x1
-%line 508+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 784], xmm1
-; 8x x0 = x0 + x1
-%line 509+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm0, xmm1
-; mem128[qc + 400] = x0
-%line 510+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 400], xmm0
-; x0 = mem128[qa + 32]
-%line 511+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 32]
-; x1 = mem128[qb + 32]
-%line 512+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 32]
-; mem128[qc + 32] = x0
-%line 513+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 32], xmm0
-; mem128[qc + 800] = x1
-%line 514+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 800], xmm1
-; 8x x0 = x0 + x1
-%line 515+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm0, xmm1
-; mem128[qc + 416] = x0
-%line 516+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 416], xmm0
-; x0 = mem128[qa + 48]
-%line 517+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 48]
-; x1 = mem128[qb + 48]
-%line 518+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 48]
-; mem128[qc + 48] = x0
-%line 519+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 48], xmm0
-; mem128[qc + 816] = x1
-%line 520+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 816], xmm1
-; 8x x0 = x0 + x1
-%line 521+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm0, xmm1
-; mem128[qc + 432] = x0
-%line 522+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 432], xmm0
-; qa = qa + 64
-%line 523+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r9, 64
-; qb = qb + 64
-%line 524+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r8, 64
-; qc = qc + 64
-%line 525+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r10, 64
-; i1 = i1 - 1
-%line 526+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r11, 1
-; =? i1 - 0
-%line 527+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r11, 0
-; goto loop9 if !=
-%line 528+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	jne .Lloop9
-; pa = pa + 768
-%line 529+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r9, rax
-	add r9, 768
-; pb = pb + 1152
-%line 530+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, rcx
-	add r10, 1152
-; i0 = i0 - 1
-%line 531+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r8, rdx
-	sub r8, 1
-; =? i0 - 0
-%line 532+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	cmp r8, 0
-; goto loop8 if !=
-%line 533+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, rsi
-	jne .Lloop8
+; goto loop7 if !=
+%line 504+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r10, rsi
+	jne .Lloop7
 ; pa = w + 74688
-%line 534+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r11 + 74688]
+%line 505+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r9, [r10 + 74688]
 ; pb = w + 66912
-%line 535+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r10, [r11 + 66912]
+%line 506+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r11, [r10 + 66912]
 ; i0 = 3
-%line 536+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 507+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov r8, 3
 align 32
-.Lloop10:
+.Lloop9:
 ; qa = pa
-%line 538+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 509+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov rdx, r8
-	mov rsi, r11
+	mov rsi, r10
 ; qb = pa + 384
-%line 539+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 510+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	lea r8, [r9 + 384]
 ; qc = pb
-%line 540+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 511+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov rax, r9
 ; i1 = 6
-%line 541+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rcx, r10
-	mov r11, 6
+%line 512+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov rcx, r11
+	mov r10, 6
 align 32
-.Lloop11:
+.Lloop10:
 ; x0 = mem128[qa]
-%line 543+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 514+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r9]
 ; x1 = mem128[qb]
-%line 544+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 515+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm1, [r8]
 ; mem128[qc] = x0
-%line 545+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10], xmm0
+%line 516+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11], xmm0
 ; mem128[qc + 768] = x1
-%line 546+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 768], xmm1
+%line 517+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 768], xmm1
 ; 8x x0 = x0 + x1
-%line 547+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 518+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 384] = x0
-%line 548+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 384], xmm0
+%line 519+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 384], xmm0
 ; x0 = mem128[qa + 16]
-%line 549+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 520+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qb + 16]
-%line 550+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 521+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm1, [r8 + 16]
 ; mem128[qc + 16] = x0
-%line 551+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 16], xmm0
+%line 522+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 16], xmm0
 ; mem128[qc + 784] = x1
-%line 552+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 784], xmm1
+%line 523+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 784], xmm1
 ; 8x x0 = x0 + x1
-%line 553+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 524+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 400] = x0
-%line 554+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 400], xmm0
+%line 525+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 400], xmm0
 ; x0 = mem128[qa + 32]
-%line 555+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 526+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qb + 32]
-%line 556+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 527+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm1, [r8 + 32]
 ; mem128[qc + 32] = x0
-%line 557+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 32], xmm0
+%line 528+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 32], xmm0
 ; mem128[qc + 800] = x1
-%line 558+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 800], xmm1
+%line 529+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 800], xmm1
 ; 8x x0 = x0 + x1
-%line 559+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 530+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 416] = x0
-%line 560+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 416], xmm0
+%line 531+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 416], xmm0
 ; x0 = mem128[qa + 48]
-%line 561+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 532+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r9 + 48]
 ; x1 = mem128[qb + 48]
-%line 562+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 533+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm1, [r8 + 48]
 ; mem128[qc + 48] = x0
-%line 563+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 48], xmm0
+%line 534+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 48], xmm0
 ; mem128[qc + 816] = x1
-%line 564+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 816], xmm1
+%line 535+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 816], xmm1
 ; 8x x0 = x0 + x1
-%line 565+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 536+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 432] = x0
-%line 566+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 432], xmm0
+%line 537+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 432], xmm0
 ; qa = qa + 64
-%line 567+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 538+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r9, 64
 ; qb = qb + 64
-%line 568+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 539+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r8, 64
 ; qc = qc + 64
-%line 569+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r10, 64
+%line 540+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add r11, 64
 ; i1 = i1 - 1
-%line 570+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r11, 1
+%line 541+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	sub r10, 1
 ; =? i1 - 0
-%line 571+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r11, 0
-; goto loop11 if !=
-%line 572+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	jne .Lloop11
+%line 542+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	cmp r10, 0
+; goto loop10 if !=
+%line 543+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	jne .Lloop10
 ; pa = pa + 768
-%line 573+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 544+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov r9, rax
 	add r9, 768
 ; pb = pb + 1152
-%line 574+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, rcx
-	add r10, 1152
+%line 545+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r11, rcx
+	add r11, 1152
 ; i0 = i0 - 1
-%line 575+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 546+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov r8, rdx
 	sub r8, 1
 ; =? i0 - 0
-%line 576+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 547+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	cmp r8, 0
-; goto loop10 if !=
-%line 577+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, rsi
-	jne .Lloop10
+; goto loop9 if !=
+%line 548+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r10, rsi
+	jne .Lloop9
+; x6 = mem128[BV]
+%line 549+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm4, [rel BV]
+; x7 = mem128[QQ]
+%line 550+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm5, [rel QQ]
 ; pa = w + 4608
-%line 578+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r11 + 4608]
+%line 551+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r9, [r10 + 4608]
 ; pb = w + 20160
-%line 579+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r10, [r11 + 20160]
-; i0 = 18
-%line 580+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r8, 18
-align 32
-.Lloop12:
-; qa = pa
-%line 582+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rdx, r8
-	mov rsi, r11
-; qb = pa + 192
-%line 583+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r9 + 192]
-; qc = pb
-%line 584+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rax, r9
-; i1 = 3
-%line 585+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rcx, r10
-	mov r11, 3
-align 32
-.Lloop13:
-; x0 = mem128[qa]
-%line 587+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9]
-; x1 = mem128[qb]
-%line 588+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8]
-; mem128[qc] = x0
-%line 589+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10], xmm0
-; mem128[qc + 384] = x1
-%line 590+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 384], xmm1
-; 8x x0 = x0 + x1
-%line 591+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm0, xmm1
-; mem128[qc + 192] = x0
-%line 592+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 192], xmm0
-; x0 = mem128[qa + 16]
-%line 593+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 16]
-; x1 = mem128[qb + 16]
-%line 594+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 16]
-; mem128[qc + 16] = x0
-%line 595+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 16], xmm0
-; mem128[qc + 400] = x1
-%line 596+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 400], xmm1
-; 8x x0 = x0 + x1
-%line 597+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm0, xmm1
-; mem128[qc + 208] = x0
-%line 598+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 208], xmm0
-; x0 = mem128[qa + 32]
-%line 599+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 32]
-; x1 = mem128[qb + 32]
-%line 600+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 32]
-; mem128[qc + 32] = x0
-%line 601+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 32], xmm0
-; mem128[qc + 416] = x1
-%line 602+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 416], xmm1
-; 8x x0 = x0 + x1
-%line 603+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm0, xmm1
-; mem128[qc + 224] = x0
-%line 604+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 224], xmm0
-; x0 = mem128[qa + 48]
-%line 605+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 48]
-; x1 = mem128[qb + 48]
-%line 606+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 48]
-; mem128[qc + 48] = x0
-%line 607+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 48], xmm0
-; mem128[qc + 432] = x1
-%line 608+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 432], xmm1
-; 8x x0 = x0 + x1
-%line 609+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm0, xmm1
-; mem128[qc + 240] = x0
-%line 610+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 240], xmm0
-; qa = qa + 64
-%line 611+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r9, 64
-; qb = qb + 64
-%line 612+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r8, 64
-; qc = qc + 64
-%line 613+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r10, 64
-; i1 = i1 - 1
-%line 614+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r11, 1
-; =? i1 - 0
-%line 615+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r11, 0
-; goto loop13 if !=
-%line 616+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	jne .Lloop13
-; pa = pa + 384
-%line 617+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r9, rax
-	add r9, 384
-; pb = pb + 576
-%line 618+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, rcx
-	add r10, 576
-; i0 = i0 - 1
-%line 619+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r8, rdx
-	sub r8, 1
-; =? i0 - 0
-%line 620+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r8, 0
-; goto loop12 if !=
-%line 621+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, rsi
-	jne .Lloop12
-; pa = w + 66912
-%line 622+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r11 + 66912]
-; pb = w + 74688
-%line 623+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r10, [r11 + 74688]
+%line 552+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r11, [r10 + 20160]
 ; i0 = 9
-%line 624+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 553+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov r8, 9
 align 32
-.Lloop14:
+.Lloop11:
 ; qa = pa
-%line 626+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 555+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov rdx, r8
-	mov rsi, r11
+	mov rsi, r10
 ; qb = pa + 192
-%line 627+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 556+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	lea r8, [r9 + 192]
 ; qc = pb
-%line 628+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 557+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov rax, r9
 ; i1 = 3
-%line 629+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rcx, r10
-	mov r11, 3
+%line 558+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov rcx, r11
+	mov r10, 3
 align 32
-.Lloop15:
+.Lloop12:
 ; x0 = mem128[qa]
-%line 631+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9]
+%line 560+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r9]
 ; x1 = mem128[qb]
-%line 632+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8]
+%line 561+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [r8]
+; 8x x2 = mulhi(x0, x6)
+%line 562+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm0, xmm2
+	pmulhw xmm0, xmm4
+; 8x x2 = x2 + mem128[BRND]
+%line 563+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [rel BRND]
+	paddw xmm0, xmm1
+; (int16) 8x x2 >>= 10
+%line 564+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psraw xmm0, 10
+; 8x x2 = x2 * x7
+%line 565+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm0, xmm5
+; 8x x0 = x0 - x2
+%line 566+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubw xmm2, xmm0
+; 8x x3 = mulhi(x1, x6)
+%line 567+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm0, xmm3
+	pmulhw xmm0, xmm4
+; 8x x3 = x3 + mem128[BRND]
+%line 568+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [rel BRND]
+	paddw xmm0, xmm1
+; (int16) 8x x3 >>= 10
+%line 569+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psraw xmm0, 10
+; 8x x3 = x3 * x7
+%line 570+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm0, xmm5
+; 8x x1 = x1 - x3
+%line 571+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubw xmm3, xmm0
 ; mem128[qc] = x0
-%line 633+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10], xmm0
+%line 572+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11], xmm2
 ; mem128[qc + 384] = x1
-%line 634+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 384], xmm1
+%line 573+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 384], xmm3
 ; 8x x0 = x0 + x1
-%line 635+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm0, xmm1
+%line 574+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddw xmm2, xmm3
 ; mem128[qc + 192] = x0
-%line 636+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 192], xmm0
+%line 575+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 192], xmm2
 ; x0 = mem128[qa + 16]
-%line 637+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 16]
+%line 576+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 16]
 ; x1 = mem128[qb + 16]
-%line 638+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 16]
+%line 577+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r8 + 16]
+; 8x x2 = mulhi(x0, x6)
+%line 578+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm3, xmm1
+	pmulhw xmm3, xmm4
+; 8x x2 = x2 + mem128[BRND]
+%line 579+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm3, xmm0
+; (int16) 8x x2 >>= 10
+%line 580+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psraw xmm3, 10
+; 8x x2 = x2 * x7
+%line 581+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm3, xmm5
+; 8x x0 = x0 - x2
+%line 582+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubw xmm1, xmm3
+; 8x x3 = mulhi(x1, x6)
+%line 583+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm3, xmm2
+	pmulhw xmm3, xmm4
+; 8x x3 = x3 + mem128[BRND]
+%line 584+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm3, xmm0
+; (int16) 8x x3 >>= 10
+%line 585+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psraw xmm3, 10
+; 8x x3 = x3 * x7
+%line 586+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm3, xmm5
+; 8x x1 = x1 - x3
+%line 587+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubw xmm2, xmm3
 ; mem128[qc + 16] = x0
-%line 639+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 16], xmm0
+%line 588+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 16], xmm1
 ; mem128[qc + 400] = x1
-%line 640+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 400], xmm1
+%line 589+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 400], xmm2
 ; 8x x0 = x0 + x1
-%line 641+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm0, xmm1
+%line 590+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddw xmm1, xmm2
 ; mem128[qc + 208] = x0
-%line 642+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 208], xmm0
+%line 591+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 208], xmm1
 ; x0 = mem128[qa + 32]
-%line 643+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 32]
+%line 592+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 32]
 ; x1 = mem128[qb + 32]
-%line 644+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 32]
+%line 593+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r8 + 32]
+; 8x x2 = mulhi(x0, x6)
+%line 594+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm3, xmm1
+	pmulhw xmm3, xmm4
+; 8x x2 = x2 + mem128[BRND]
+%line 595+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm3, xmm0
+; (int16) 8x x2 >>= 10
+%line 596+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psraw xmm3, 10
+; 8x x2 = x2 * x7
+%line 597+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm3, xmm5
+; 8x x0 = x0 - x2
+%line 598+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubw xmm1, xmm3
+; 8x x3 = mulhi(x1, x6)
+%line 599+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm3, xmm2
+	pmulhw xmm3, xmm4
+; 8x x3 = x3 + mem128[BRND]
+%line 600+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm3, xmm0
+; (int16) 8x x3 >>= 10
+%line 601+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psraw xmm3, 10
+; 8x x3 = x3 * x7
+%line 602+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm3, xmm5
+; 8x x1 = x1 - x3
+%line 603+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubw xmm2, xmm3
 ; mem128[qc + 32] = x0
-%line 645+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 32], xmm0
+%line 604+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 32], xmm1
 ; mem128[qc + 416] = x1
-%line 646+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 416], xmm1
+%line 605+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 416], xmm2
 ; 8x x0 = x0 + x1
-%line 647+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm0, xmm1
+%line 606+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddw xmm1, xmm2
 ; mem128[qc + 224] = x0
-%line 648+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 224], xmm0
+%line 607+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 224], xmm1
 ; x0 = mem128[qa + 48]
-%line 649+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 48]
+%line 608+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 48]
 ; x1 = mem128[qb + 48]
-%line 650+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 48]
+%line 609+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r8 + 48]
+; 8x x2 = mulhi(x0, x6)
+%line 610+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm3, xmm1
+	pmulhw xmm3, xmm4
+; 8x x2 = x2 + mem128[BRND]
+%line 611+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm3, xmm0
+; (int16) 8x x2 >>= 10
+%line 612+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psraw xmm3, 10
+; 8x x2 = x2 * x7
+%line 613+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm3, xmm5
+; 8x x0 = x0 - x2
+%line 614+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubw xmm1, xmm3
+; 8x x3 = mulhi(x1, x6)
+%line 615+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm3, xmm2
+	pmulhw xmm3, xmm4
+; 8x x3 = x3 + mem128[BRND]
+%line 616+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm3, xmm0
+; (int16) 8x x3 >>= 10
+%line 617+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psraw xmm3, 10
+; 8x x3 = x3 * x7
+%line 618+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm3, xmm5
+; 8x x1 = x1 - x3
+%line 619+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubw xmm2, xmm3
 ; mem128[qc + 48] = x0
-%line 651+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 48], xmm0
+%line 620+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 48], xmm1
 ; mem128[qc + 432] = x1
-%line 652+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 432], xmm1
+%line 621+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 432], xmm2
 ; 8x x0 = x0 + x1
-%line 653+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm0, xmm1
+%line 622+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddw xmm1, xmm2
 ; mem128[qc + 240] = x0
-%line 654+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 240], xmm0
+%line 623+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 240], xmm1
 ; qa = qa + 64
-%line 655+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 624+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r9, 64
 ; qb = qb + 64
-%line 656+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 625+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r8, 64
 ; qc = qc + 64
-%line 657+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r10, 64
+%line 626+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add r11, 64
 ; i1 = i1 - 1
-%line 658+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r11, 1
+%line 627+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	sub r10, 1
 ; =? i1 - 0
-%line 659+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r11, 0
-; goto loop15 if !=
-%line 660+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	jne .Lloop15
+%line 628+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	cmp r10, 0
+; goto loop12 if !=
+%line 629+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	jne .Lloop12
 ; pa = pa + 384
-%line 661+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 630+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov r9, rax
 	add r9, 384
 ; pb = pb + 576
-%line 662+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, rcx
-	add r10, 576
+%line 631+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r11, rcx
+	add r11, 576
 ; i0 = i0 - 1
-%line 663+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 632+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov r8, rdx
 	sub r8, 1
 ; =? i0 - 0
-%line 664+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 633+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	cmp r8, 0
-; goto loop14 if !=
+; goto loop11 if !=
+%line 634+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r10, rsi
+	jne .Lloop11
+; pa = w + 66912
+%line 635+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r9, [r10 + 66912]
+; pb = w + 74688
+%line 636+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r11, [r10 + 74688]
+; i0 = 9
+%line 637+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r8, 9
+align 32
+.Lloop13:
+; qa = pa
+%line 639+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov rdx, r8
+	mov rsi, r10
+; qb = pa + 192
+%line 640+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r8, [r9 + 192]
+; qc = pb
+%line 641+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov rax, r9
+; i1 = 3
+%line 642+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov rcx, r11
+	mov r10, 3
+align 32
+.Lloop14:
+; x0 = mem128[qa]
+%line 644+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9]
+; x1 = mem128[qb]
+%line 645+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r8]
+; mem128[qc] = x0
+%line 646+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11], xmm0
+; mem128[qc + 384] = x1
+%line 647+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 384], xmm1
+; 8x x0 = x0 + x1
+%line 648+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddw xmm0, xmm1
+; mem128[qc + 192] = x0
+%line 649+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 192], xmm0
+; x0 = mem128[qa + 16]
+%line 650+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 16]
+; x1 = mem128[qb + 16]
+%line 651+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r8 + 16]
+; mem128[qc + 16] = x0
+%line 652+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 16], xmm0
+; mem128[qc + 400] = x1
+%line 653+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 400], xmm1
+; 8x x0 = x0 + x1
+%line 654+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddw xmm0, xmm1
+; mem128[qc + 208] = x0
+%line 655+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 208], xmm0
+; x0 = mem128[qa + 32]
+%line 656+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 32]
+; x1 = mem128[qb + 32]
+%line 657+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r8 + 32]
+; mem128[qc + 32] = x0
+%line 658+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 32], xmm0
+; mem128[qc + 416] = x1
+%line 659+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 416], xmm1
+; 8x x0 = x0 + x1
+%line 660+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddw xmm0, xmm1
+; mem128[qc + 224] = x0
+%line 661+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 224], xmm0
+; x0 = mem128[qa + 48]
+%line 662+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 48]
+; x1 = mem128[qb + 48]
+%line 663+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r8 + 48]
+; mem128[qc + 48] = x0
+%line 664+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 48], xmm0
+; mem128[qc + 432] = x1
 %line 665+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, rsi
-	jne .Lloop14
-; pa = w + 20160
+	movdqu [r11 + 432], xmm1
+; 8x x0 = x0 + x1
 %line 666+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r11 + 20160]
-; pb = w + 4608
+	paddw xmm0, xmm1
+; mem128[qc + 240] = x0
 %line 667+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r11 + 4608]
-; i0 = 54
+	movdqu [r11 + 240], xmm0
+; qa = qa + 64
 %line 668+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rsi, r11
-	mov r10, 54
+	add r9, 64
+; qb = qb + 64
+%line 669+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add r8, 64
+; qc = qc + 64
+%line 670+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add r11, 64
+; i1 = i1 - 1
+%line 671+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	sub r10, 1
+; =? i1 - 0
+%line 672+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	cmp r10, 0
+; goto loop14 if !=
+%line 673+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	jne .Lloop14
+; pa = pa + 384
+%line 674+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r9, rax
+	add r9, 384
+; pb = pb + 576
+%line 675+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r11, rcx
+	add r11, 576
+; i0 = i0 - 1
+%line 676+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r8, rdx
+	sub r8, 1
+; =? i0 - 0
+%line 677+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	cmp r8, 0
+; goto loop13 if !=
+%line 678+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r10, rsi
+	jne .Lloop13
+; pa = w + 20160
+%line 679+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r8, [r10 + 20160]
+; pb = w + 4608
+%line 680+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r9, [r10 + 4608]
+; i0 = 27
+%line 681+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov rsi, r10
+	mov r10, 27
+	mov r11, r9
+align 32
+.Lloop15:
+; qb = pa + 96
+%line 684+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r9, [r8 + 96]
+; x0 = mem128[qa]
+%line 686+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r8]
+; x1 = mem128[qb]
+%line 687+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9]
+; mem128[qc] = x0
+%line 688+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11], xmm0
+; mem128[qc + 192] = x1
+%line 689+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 192], xmm1
+; 8x x0 = x0 + x1
+%line 690+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddw xmm0, xmm1
+; mem128[qc + 96] = x0
+%line 691+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 96], xmm0
+; x0 = mem128[qa + 16]
+%line 692+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r8 + 16]
+; x1 = mem128[qb + 16]
+%line 693+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 16]
+; mem128[qc + 16] = x0
+%line 694+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 16], xmm0
+; mem128[qc + 208] = x1
+%line 695+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 208], xmm1
+; 8x x0 = x0 + x1
+%line 696+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddw xmm0, xmm1
+; mem128[qc + 112] = x0
+%line 697+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 112], xmm0
+; x0 = mem128[qa + 32]
+%line 698+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r8 + 32]
+; x1 = mem128[qb + 32]
+%line 699+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 32]
+; mem128[qc + 32] = x0
+%line 700+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 32], xmm0
+; mem128[qc + 224] = x1
+%line 701+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 224], xmm1
+; 8x x0 = x0 + x1
+%line 702+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddw xmm0, xmm1
+; mem128[qc + 128] = x0
+%line 703+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 128], xmm0
+; x0 = mem128[qa + 48]
+%line 704+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r8 + 48]
+; x1 = mem128[qb + 48]
+%line 705+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 48]
+; mem128[qc + 48] = x0
+%line 706+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 48], xmm0
+; mem128[qc + 240] = x1
+%line 707+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 240], xmm1
+; 8x x0 = x0 + x1
+%line 708+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddw xmm0, xmm1
+; mem128[qc + 144] = x0
+%line 709+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 144], xmm0
+; x0 = mem128[qa + 64]
+%line 710+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r8 + 64]
+; x1 = mem128[qb + 64]
+%line 711+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 64]
+; mem128[qc + 64] = x0
+%line 712+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 64], xmm0
+; mem128[qc + 256] = x1
+%line 713+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 256], xmm1
+; 8x x0 = x0 + x1
+%line 714+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddw xmm0, xmm1
+; mem128[qc + 160] = x0
+%line 715+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 160], xmm0
+; x0 = mem128[qa + 80]
+%line 716+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r8 + 80]
+; x1 = mem128[qb + 80]
+%line 717+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 80]
+; mem128[qc + 80] = x0
+%line 718+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 80], xmm0
+; mem128[qc + 272] = x1
+%line 719+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 272], xmm1
+; 8x x0 = x0 + x1
+%line 720+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddw xmm0, xmm1
+; mem128[qc + 176] = x0
+%line 721+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 176], xmm0
+; pa = pa + 192
+%line 722+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add r8, 192
+; pb = pb + 288
+%line 723+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add r11, 288
+; i0 = i0 - 1
+%line 724+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	sub r10, 1
+; =? i0 - 0
+%line 725+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	cmp r10, 0
+; goto loop15 if !=
+%line 726+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	jne .Lloop15
+; pa = w + 74688
+%line 727+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r10, rsi
+	lea r8, [r10 + 74688]
+; pb = w + 66912
+%line 728+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r9, [r10 + 66912]
+; i0 = 27
+%line 729+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov rsi, r10
+	mov r10, 27
 	mov r11, r9
 align 32
 .Lloop16:
 ; qb = pa + 96
-%line 671+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 732+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	lea r9, [r8 + 96]
 ; x0 = mem128[qa]
-%line 673+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 734+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8]
 ; x1 = mem128[qb]
-%line 674+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 735+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm1, [r9]
 ; mem128[qc] = x0
-%line 675+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 736+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11], xmm0
 ; mem128[qc + 192] = x1
-%line 676+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 737+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 192], xmm1
 ; 8x x0 = x0 + x1
-%line 677+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 738+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 96] = x0
-%line 678+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 739+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 96], xmm0
 ; x0 = mem128[qa + 16]
-%line 679+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 740+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 16]
 ; x1 = mem128[qb + 16]
-%line 680+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 741+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm1, [r9 + 16]
 ; mem128[qc + 16] = x0
-%line 681+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 742+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 16], xmm0
 ; mem128[qc + 208] = x1
-%line 682+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 743+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 208], xmm1
 ; 8x x0 = x0 + x1
-%line 683+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 744+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 112] = x0
-%line 684+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 745+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 112], xmm0
 ; x0 = mem128[qa + 32]
-%line 685+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 746+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 32]
 ; x1 = mem128[qb + 32]
-%line 686+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 747+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm1, [r9 + 32]
 ; mem128[qc + 32] = x0
-%line 687+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 748+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 32], xmm0
 ; mem128[qc + 224] = x1
-%line 688+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 749+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 224], xmm1
 ; 8x x0 = x0 + x1
-%line 689+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 750+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 128] = x0
-%line 690+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 751+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 128], xmm0
 ; x0 = mem128[qa + 48]
-%line 691+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 752+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 48]
 ; x1 = mem128[qb + 48]
-%line 692+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 753+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm1, [r9 + 48]
 ; mem128[qc + 48] = x0
-%line 693+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 754+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 48], xmm0
 ; mem128[qc + 240] = x1
-%line 694+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 755+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 240], xmm1
 ; 8x x0 = x0 + x1
-%line 695+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 756+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 144] = x0
-%line 696+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 757+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 144], xmm0
 ; x0 = mem128[qa + 64]
-%line 697+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 758+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 64]
 ; x1 = mem128[qb + 64]
-%line 698+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 759+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm1, [r9 + 64]
 ; mem128[qc + 64] = x0
-%line 699+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 760+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 64], xmm0
 ; mem128[qc + 256] = x1
-%line 700+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 761+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 256], xmm1
 ; 8x x0 = x0 + x1
-%line 701+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 762+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 160] = x0
-%line 702+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 763+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 160], xmm0
 ; x0 = mem128[qa + 80]
-%line 703+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 764+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 80]
 ; x1 = mem128[qb + 80]
-%line 704+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 765+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm1, [r9 + 80]
 ; mem128[qc + 80] = x0
-%line 705+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 766+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 80], xmm0
 ; mem128[qc + 272] = x1
-%line 706+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 767+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 272], xmm1
 ; 8x x0 = x0 + x1
-%line 707+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 768+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 176] = x0
-%line 708+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 769+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 176], xmm0
 ; pa = pa + 192
-%line 709+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 770+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r8, 192
 ; pb = pb + 288
-%line 710+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 771+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r11, 288
 ; i0 = i0 - 1
-%line 711+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 772+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	sub r10, 1
 ; =? i0 - 0
-%line 712+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 773+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	cmp r10, 0
 ; goto loop16 if !=
-%line 713+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 774+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	jne .Lloop16
-; pa = w + 74688
-%line 714+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, rsi
-	lea r8, [r11 + 74688]
-; pb = w + 66912
-%line 715+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r11 + 66912]
-; i0 = 27
-%line 716+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rsi, r11
-	mov r10, 27
-	mov r11, r9
-align 32
-.Lloop17:
-; qb = pa + 96
-%line 719+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r8 + 96]
-; x0 = mem128[qa]
-%line 721+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8]
-; x1 = mem128[qb]
-%line 722+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9]
-; mem128[qc] = x0
-%line 723+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11], xmm0
-; mem128[qc + 192] = x1
-%line 724+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 192], xmm1
-; 8x x0 = x0 + x1
-%line 725+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm0, xmm1
-; mem128[qc + 96] = x0
-%line 726+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 96], xmm0
-; x0 = mem128[qa + 16]
-%line 727+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 16]
-; x1 = mem128[qb + 16]
-%line 728+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 16]
-; mem128[qc + 16] = x0
-%line 729+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 16], xmm0
-; mem128[qc + 208] = x1
-%line 730+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 208], xmm1
-; 8x x0 = x0 + x1
-%line 731+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm0, xmm1
-; mem128[qc + 112] = x0
-%line 732+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 112], xmm0
-; x0 = mem128[qa + 32]
-%line 733+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 32]
-; x1 = mem128[qb + 32]
-%line 734+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 32]
-; mem128[qc + 32] = x0
-%line 735+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 32], xmm0
-; mem128[qc + 224] = x1
-%line 736+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 224], xmm1
-; 8x x0 = x0 + x1
-%line 737+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm0, xmm1
-; mem128[qc + 128] = x0
-%line 738+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 128], xmm0
-; x0 = mem128[qa + 48]
-%line 739+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 48]
-; x1 = mem128[qb + 48]
-%line 740+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 48]
-; mem128[qc + 48] = x0
-%line 741+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 48], xmm0
-; mem128[qc + 240] = x1
-%line 742+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 240], xmm1
-; 8x x0 = x0 + x1
-%line 743+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm0, xmm1
-; mem128[qc + 144] = x0
-%line 744+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 144], xmm0
-; x0 = mem128[qa + 64]
-%line 745+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 64]
-; x1 = mem128[qb + 64]
-%line 746+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 64]
-; mem128[qc + 64] = x0
-%line 747+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 64], xmm0
-; mem128[qc + 256] = x1
-%line 748+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 256], xmm1
-; 8x x0 = x0 + x1
-%line 749+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm0, xmm1
-; mem128[qc + 160] = x0
-%line 750+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 160], xmm0
-; x0 = mem128[qa + 80]
-%line 751+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 80]
-; x1 = mem128[qb + 80]
-%line 752+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 80]
-; mem128[qc + 80] = x0
-%line 753+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 80], xmm0
-; mem128[qc + 272] = x1
-%line 754+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 272], xmm1
-; 8x x0 = x0 + x1
-%line 755+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm0, xmm1
-; mem128[qc + 176] = x0
-%line 756+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 176], xmm0
-; pa = pa + 192
-%line 757+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r8, 192
-; pb = pb + 288
-%line 758+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r11, 288
-; i0 = i0 - 1
-%line 759+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r10, 1
-; =? i0 - 0
-%line 760+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r10, 0
-; goto loop17 if !=
-%line 761+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	jne .Lloop17
 ; pa = w + 4608
-%line 762+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, rsi
-	lea r8, [r11 + 4608]
+%line 775+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r10, rsi
+	lea r8, [r10 + 4608]
 ; pb = w + 20160
-%line 763+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r11 + 20160]
+%line 776+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r9, [r10 + 20160]
 ; z0 = 0
-%line 764+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rsi, r11
+%line 777+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov rsi, r10
 	pxor xmm0, xmm0
-; i0 = 162
-%line 765+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, 162
+; i0 = 81
+%line 778+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r10, 81
 	mov r11, r9
 	movdqa xmm2, xmm0
 align 32
-.Lloop18:
+.Lloop17:
 ; qb = pa + 48
-%line 768+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 781+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	lea r9, [r8 + 48]
 ; x0 = mem128[qa]
-%line 770+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 783+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8]
 ; x1 = mem128[qb]
-%line 771+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 784+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm1, [r9]
 ; mem128[qc + 48] = x0
-%line 772+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 785+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 48], xmm0
 ; mem128[qc + 240] = x1
-%line 773+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 786+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 240], xmm1
 ; 8x x0 = x0 + x1
-%line 774+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 787+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 144] = x0
-%line 775+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 788+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 144], xmm0
 ; mem128[qc] = z0
-%line 776+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 789+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11], xmm2
 ; mem128[qc + 96] = z0
-%line 777+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 790+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 96], xmm2
 ; mem128[qc + 192] = z0
-%line 778+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 791+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 192], xmm2
 ; x0 = mem128[qa + 16]
-%line 779+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 792+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 16]
 ; x1 = mem128[qb + 16]
-%line 780+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 793+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm1, [r9 + 16]
 ; mem128[qc + 64] = x0
-%line 781+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 794+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 64], xmm0
 ; mem128[qc + 256] = x1
-%line 782+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 795+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 256], xmm1
 ; 8x x0 = x0 + x1
-%line 783+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 796+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 160] = x0
-%line 784+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 797+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 160], xmm0
 ; mem128[qc + 16] = z0
-%line 785+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 798+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 16], xmm2
 ; mem128[qc + 112] = z0
-%line 786+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 799+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 112], xmm2
 ; mem128[qc + 208] = z0
-%line 787+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 800+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 208], xmm2
 ; x0 = mem128[qa + 32]
-%line 788+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 801+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 32]
 ; x1 = mem128[qb + 32]
-%line 789+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 802+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm1, [r9 + 32]
 ; mem128[qc + 80] = x0
-%line 790+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 803+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 80], xmm0
 ; mem128[qc + 272] = x1
-%line 791+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 804+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 272], xmm1
 ; 8x x0 = x0 + x1
-%line 792+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 805+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 176] = x0
-%line 793+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 806+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 176], xmm0
 ; mem128[qc + 32] = z0
-%line 794+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 807+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 32], xmm2
 ; mem128[qc + 128] = z0
-%line 795+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 808+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 128], xmm2
 ; mem128[qc + 224] = z0
-%line 796+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 809+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 224], xmm2
 ; pa = pa + 96
-%line 797+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 810+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r8, 96
 ; pb = pb + 288
-%line 798+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 811+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r11, 288
 ; i0 = i0 - 1
-%line 799+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 812+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	sub r10, 1
 ; =? i0 - 0
-%line 800+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 813+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	cmp r10, 0
-; goto loop18 if !=
-%line 801+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	jne .Lloop18
+; goto loop17 if !=
+%line 814+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	jne .Lloop17
 ; pa = w + 66912
-%line 802+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, rsi
-	lea r8, [r11 + 66912]
+%line 815+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r10, rsi
+	lea r8, [r10 + 66912]
 ; pb = w + 74688
-%line 803+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r11 + 74688]
+%line 816+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r9, [r10 + 74688]
 ; i0 = 81
-%line 804+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rsi, r11
+%line 817+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov rsi, r10
 	mov r10, 81
 	mov r11, r9
 align 32
-.Lloop19:
+.Lloop18:
 ; qb = pa + 48
-%line 807+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 820+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	lea r9, [r8 + 48]
 ; x0 = mem128[qa]
-%line 809+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 822+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8]
 ; x1 = mem128[qb]
-%line 810+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 823+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm1, [r9]
 ; mem128[qc] = x0
-%line 811+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 824+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11], xmm0
 ; mem128[qc + 96] = x1
-%line 812+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 825+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 96], xmm1
 ; 8x x0 = x0 + x1
-%line 813+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 826+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 48] = x0
-%line 814+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 827+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 48], xmm0
 ; x0 = mem128[qa + 16]
-%line 815+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 828+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 16]
 ; x1 = mem128[qb + 16]
-%line 816+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 829+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm1, [r9 + 16]
 ; mem128[qc + 16] = x0
-%line 817+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 830+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 16], xmm0
 ; mem128[qc + 112] = x1
-%line 818+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 831+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 112], xmm1
 ; 8x x0 = x0 + x1
-%line 819+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 832+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 64] = x0
-%line 820+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 833+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 64], xmm0
 ; x0 = mem128[qa + 32]
-%line 821+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 834+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 32]
 ; x1 = mem128[qb + 32]
-%line 822+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 835+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm1, [r9 + 32]
 ; mem128[qc + 32] = x0
-%line 823+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 836+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 32], xmm0
 ; mem128[qc + 128] = x1
-%line 824+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 837+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 128], xmm1
 ; 8x x0 = x0 + x1
-%line 825+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 838+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 80] = x0
-%line 826+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 839+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r11 + 80], xmm0
 ; pa = pa + 96
-%line 827+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 840+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r8, 96
 ; pb = pb + 144
-%line 828+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 841+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r11, 144
 ; i0 = i0 - 1
-%line 829+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 842+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	sub r10, 1
 ; =? i0 - 0
-%line 830+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 843+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	cmp r10, 0
-; goto loop19 if !=
-%line 831+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	jne .Lloop19
-; pa = w + 66816
-%line 832+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, rsi
-	lea r8, [r11 + 66816]
+; goto loop18 if !=
+%line 844+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	jne .Lloop18
+; pa = w + 43488
+%line 845+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r10, rsi
+	lea r8, [r10 + 43488]
 ; z0 = 0
-%line 833+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 846+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	pxor xmm0, xmm0
 ; mem128[pa] = z0
-%line 834+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 847+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8], xmm0
 ; mem128[pa + 16] = z0
-%line 835+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 848+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 16], xmm0
 ; mem128[pa + 32] = z0
-%line 836+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 849+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [r8 + 32], xmm0
 ; pa = w + 20160
-%line 837+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r11 + 20160]
-; pb = w + 74688
-%line 838+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r11 + 74688]
-; pc = w + 86352
-%line 839+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r10, [r11 + 86352]
-; i0 = 243
-%line 840+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rsi, r11
-	mov r11, 243
-align 32
-.Lloop20:
-; 8x x0 = mem16[pb]
-%line 842+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pinsrw xmm6, word [r9], 0
-	pshuflw xmm6, xmm6, 0
-	pshufd xmm6, xmm6, 0
-; 8x a0 = x0 * mem128[pa + 48]
-%line 843+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm0, xmm6
-	movdqu xmm1, [r8 + 48]
-	pmullw xmm0, xmm1
-	movdqa xmm2, xmm0
-; 8x a1 = x0 * mem128[pa + 64]
-%line 844+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm0, xmm6
-	movdqu xmm1, [r8 + 64]
-	pmullw xmm0, xmm1
-	movdqa xmm3, xmm0
-; 8x a2 = x0 * mem128[pa + 80]
-%line 845+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm0, xmm6
-	movdqu xmm1, [r8 + 80]
-	pmullw xmm0, xmm1
-	movdqa xmm4, xmm0
-; 8x a6 = x0 * mem128[pa + 23376]
-%line 846+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm0, xmm6
-	movdqu xmm1, [r8 + 23376]
-	pmullw xmm0, xmm1
-	movdqa xmm5, xmm0
-; 8x a7 = x0 * mem128[pa + 23392]
-%line 847+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm0, xmm6
-	movdqu xmm1, [r8 + 23392]
-	pmullw xmm0, xmm1
-	movdqa xmm7, xmm0
-; 8x a8 = x0 * mem128[pa + 23408]
-%line 848+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 23408]
-	pmullw xmm6, xmm0
-; 8x x0 = mem16[pb + 2]
-%line 849+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pinsrw xmm8, word [r9 + 2], 0
-	pshuflw xmm8, xmm8, 0
-	pshufd xmm8, xmm8, 0
-; 8x x1 = x0 * mem128[pa + 46]
 %line 850+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm1, xmm8
-	movdqu xmm0, [r8 + 46]
-	pmullw xmm1, xmm0
-; 8x a0 = a0 + x1
+	lea r11, [r10 + 20160]
+; pb = w + 74688
 %line 851+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm2, xmm1
-; 8x x1 = x0 * mem128[pa + 62]
+	lea rsi, [r10 + 74688]
+; pc = w + 86352
 %line 852+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm1, xmm8
-	movdqu xmm0, [r8 + 62]
-	pmullw xmm1, xmm0
-; 8x a1 = a1 + x1
+	lea r8, [r10 + 86352]
+; qd = w + 121072
 %line 853+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm3, xmm1
-; 8x x1 = x0 * mem128[pa + 78]
+	lea r9, [r10 + 121072]
+; qa = w + 121328
 %line 854+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm1, xmm8
-	movdqu xmm0, [r8 + 78]
-	pmullw xmm1, xmm0
-; 8x a2 = a2 + x1
+	lea rax, [r10 + 121328]
+; i0 = 81
 %line 855+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm4, xmm1
-; 8x a3 = x0 * mem128[pa + 94]
-%line 856+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm0, xmm8
-	movdqu xmm1, [r8 + 94]
-	pmullw xmm0, xmm1
-	movdqa xmm1, xmm0
-; 8x x1 = x0 * mem128[pa + 23374]
-%line 857+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm9, xmm8
-	movdqu xmm0, [r8 + 23374]
-	pmullw xmm9, xmm0
-; 8x a6 = a6 + x1
-%line 858+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm5, xmm9
-; 8x x1 = x0 * mem128[pa + 23390]
-%line 859+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm9, xmm8
-	movdqu xmm0, [r8 + 23390]
-	pmullw xmm9, xmm0
-; 8x a7 = a7 + x1
-%line 860+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm7, xmm9
-; 8x x1 = x0 * mem128[pa + 23406]
-%line 861+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm9, xmm8
-	movdqu xmm0, [r8 + 23406]
-	pmullw xmm9, xmm0
-; 8x a8 = a8 + x1
-%line 862+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm6, xmm9
-; 8x a9 = x0 * mem128[pa + 23422]
-%line 863+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 23422]
-	pmullw xmm8, xmm0
-; 8x x0 = mem16[pb + 4]
-%line 864+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pinsrw xmm9, word [r9 + 4], 0
-	pshuflw xmm9, xmm9, 0
-	pshufd xmm9, xmm9, 0
-; 8x x1 = x0 * mem128[pa + 44]
-%line 865+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 44]
-	pmullw xmm10, xmm0
-; 8x a0 = a0 + x1
-%line 866+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm2, xmm10
-; 8x x1 = x0 * mem128[pa + 60]
-%line 867+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 60]
-	pmullw xmm10, xmm0
-; 8x a1 = a1 + x1
-%line 868+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm3, xmm10
-; 8x x1 = x0 * mem128[pa + 76]
-%line 869+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 76]
-	pmullw xmm10, xmm0
-; 8x a2 = a2 + x1
-%line 870+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm4, xmm10
-; 8x x1 = x0 * mem128[pa + 92]
-%line 871+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 92]
-	pmullw xmm10, xmm0
-; 8x a3 = a3 + x1
-%line 872+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm10
-; 8x x1 = x0 * mem128[pa + 23372]
-%line 873+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 23372]
-	pmullw xmm10, xmm0
-; 8x a6 = a6 + x1
-%line 874+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm5, xmm10
-; 8x x1 = x0 * mem128[pa + 23388]
-%line 875+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 23388]
-	pmullw xmm10, xmm0
-; 8x a7 = a7 + x1
-%line 876+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm7, xmm10
-; 8x x1 = x0 * mem128[pa + 23404]
-%line 877+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 23404]
-	pmullw xmm10, xmm0
-; 8x a8 = a8 + x1
-%line 878+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm6, xmm10
-; 8x x1 = x0 * mem128[pa + 23420]
-%line 879+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 23420]
-	pmullw xmm9, xmm0
-; 8x a9 = a9 + x1
-%line 880+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm8, xmm9
-; 8x x0 = mem16[pb + 6]
-%line 881+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pinsrw xmm9, word [r9 + 6], 0
-	pshuflw xmm9, xmm9, 0
-	pshufd xmm9, xmm9, 0
-; 8x x1 = x0 * mem128[pa + 42]
-%line 882+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 42]
-	pmullw xmm10, xmm0
-; 8x a0 = a0 + x1
-%line 883+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm2, xmm10
-; 8x x1 = x0 * mem128[pa + 58]
-%line 884+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 58]
-	pmullw xmm10, xmm0
-; 8x a1 = a1 + x1
-%line 885+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm3, xmm10
-; 8x x1 = x0 * mem128[pa + 74]
-%line 886+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 74]
-	pmullw xmm10, xmm0
-; 8x a2 = a2 + x1
-%line 887+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm4, xmm10
-; 8x x1 = x0 * mem128[pa + 90]
-%line 888+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 90]
-	pmullw xmm10, xmm0
-; 8x a3 = a3 + x1
-%line 889+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm10
-; 8x x1 = x0 * mem128[pa + 23370]
-%line 890+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 23370]
-	pmullw xmm10, xmm0
-; 8x a6 = a6 + x1
-%line 891+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm5, xmm10
-; 8x x1 = x0 * mem128[pa + 23386]
-%line 892+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 23386]
-	pmullw xmm10, xmm0
-; 8x a7 = a7 + x1
-%line 893+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm7, xmm10
-; 8x x1 = x0 * mem128[pa + 23402]
-%line 894+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 23402]
-	pmullw xmm10, xmm0
-; 8x a8 = a8 + x1
-%line 895+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm6, xmm10
-; 8x x1 = x0 * mem128[pa + 23418]
-%line 896+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 23418]
-	pmullw xmm9, xmm0
-; 8x a9 = a9 + x1
-%line 897+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm8, xmm9
-; 8x x0 = mem16[pb + 8]
-%line 898+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pinsrw xmm9, word [r9 + 8], 0
-	pshuflw xmm9, xmm9, 0
-	pshufd xmm9, xmm9, 0
-; 8x x1 = x0 * mem128[pa + 40]
-%line 899+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 40]
-	pmullw xmm10, xmm0
-; 8x a0 = a0 + x1
-%line 900+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm2, xmm10
-; 8x x1 = x0 * mem128[pa + 56]
-%line 901+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 56]
-	pmullw xmm10, xmm0
-; 8x a1 = a1 + x1
-%line 902+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm3, xmm10
-; 8x x1 = x0 * mem128[pa + 72]
-%line 903+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 72]
-	pmullw xmm10, xmm0
-; 8x a2 = a2 + x1
-%line 904+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm4, xmm10
-; 8x x1 = x0 * mem128[pa + 88]
-%line 905+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 88]
-	pmullw xmm10, xmm0
-; 8x a3 = a3 + x1
-%line 906+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm10
-; 8x x1 = x0 * mem128[pa + 23368]
-%line 907+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 23368]
-	pmullw xmm10, xmm0
-; 8x a6 = a6 + x1
-%line 908+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm5, xmm10
-; 8x x1 = x0 * mem128[pa + 23384]
-%line 909+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 23384]
-	pmullw xmm10, xmm0
-; 8x a7 = a7 + x1
-%line 910+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm7, xmm10
-; 8x x1 = x0 * mem128[pa + 23400]
-%line 911+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 23400]
-	pmullw xmm10, xmm0
-; 8x a8 = a8 + x1
-%line 912+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm6, xmm10
-; 8x x1 = x0 * mem128[pa + 23416]
-%line 913+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 23416]
-	pmullw xmm9, xmm0
-; 8x a9 = a9 + x1
-%line 914+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm8, xmm9
-; 8x x0 = mem16[pb + 10]
-%line 915+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pinsrw xmm9, word [r9 + 10], 0
-	pshuflw xmm9, xmm9, 0
-	pshufd xmm9, xmm9, 0
-; 8x x1 = x0 * mem128[pa + 38]
-%line 916+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 38]
-	pmullw xmm10, xmm0
-; 8x a0 = a0 + x1
-%line 917+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm2, xmm10
-; 8x x1 = x0 * mem128[pa + 54]
-%line 918+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 54]
-	pmullw xmm10, xmm0
-; 8x a1 = a1 + x1
-%line 919+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm3, xmm10
-; 8x x1 = x0 * mem128[pa + 70]
-%line 920+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 70]
-	pmullw xmm10, xmm0
-; 8x a2 = a2 + x1
-%line 921+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm4, xmm10
-; 8x x1 = x0 * mem128[pa + 86]
-%line 922+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 86]
-	pmullw xmm10, xmm0
-; 8x a3 = a3 + x1
-%line 923+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm10
-; 8x x1 = x0 * mem128[pa + 23366]
-%line 924+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 23366]
-	pmullw xmm10, xmm0
-; 8x a6 = a6 + x1
-%line 925+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm5, xmm10
-; 8x x1 = x0 * mem128[pa + 23382]
-%line 926+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 23382]
-	pmullw xmm10, xmm0
-; 8x a7 = a7 + x1
-%line 927+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm7, xmm10
-; 8x x1 = x0 * mem128[pa + 23398]
-%line 928+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 23398]
-	pmullw xmm10, xmm0
-; 8x a8 = a8 + x1
-%line 929+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm6, xmm10
-; 8x x1 = x0 * mem128[pa + 23414]
-%line 930+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 23414]
-	pmullw xmm9, xmm0
-; 8x a9 = a9 + x1
-%line 931+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm8, xmm9
-; 8x x0 = mem16[pb + 12]
-%line 932+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pinsrw xmm9, word [r9 + 12], 0
-	pshuflw xmm9, xmm9, 0
-	pshufd xmm9, xmm9, 0
-; 8x x1 = x0 * mem128[pa + 36]
-%line 933+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 36]
-	pmullw xmm10, xmm0
-; 8x a0 = a0 + x1
-%line 934+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm2, xmm10
-; 8x x1 = x0 * mem128[pa + 52]
-%line 935+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 52]
-	pmullw xmm10, xmm0
-; 8x a1 = a1 + x1
-%line 936+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm3, xmm10
-; 8x x1 = x0 * mem128[pa + 68]
-%line 937+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 68]
-	pmullw xmm10, xmm0
-; 8x a2 = a2 + x1
-%line 938+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm4, xmm10
-; 8x x1 = x0 * mem128[pa + 84]
-%line 939+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 84]
-	pmullw xmm10, xmm0
-; 8x a3 = a3 + x1
-%line 940+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm10
-; 8x x1 = x0 * mem128[pa + 23364]
-%line 941+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 23364]
-	pmullw xmm10, xmm0
-; 8x a6 = a6 + x1
-%line 942+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm5, xmm10
-; 8x x1 = x0 * mem128[pa + 23380]
-%line 943+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 23380]
-	pmullw xmm10, xmm0
-; 8x a7 = a7 + x1
-%line 944+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm7, xmm10
-; 8x x1 = x0 * mem128[pa + 23396]
-%line 945+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 23396]
-	pmullw xmm10, xmm0
-; 8x a8 = a8 + x1
-%line 946+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm6, xmm10
-; 8x x1 = x0 * mem128[pa + 23412]
-%line 947+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 23412]
-	pmullw xmm9, xmm0
-; 8x a9 = a9 + x1
-%line 948+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm8, xmm9
-; 8x x0 = mem16[pb + 14]
-%line 949+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pinsrw xmm9, word [r9 + 14], 0
-	pshuflw xmm9, xmm9, 0
-	pshufd xmm9, xmm9, 0
-; 8x x1 = x0 * mem128[pa + 34]
-%line 950+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 34]
-	pmullw xmm10, xmm0
-; 8x a0 = a0 + x1
-%line 951+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm2, xmm10
-; 8x x1 = x0 * mem128[pa + 50]
-%line 952+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 50]
-	pmullw xmm10, xmm0
-; 8x a1 = a1 + x1
-%line 953+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm3, xmm10
-; 8x x1 = x0 * mem128[pa + 66]
-%line 954+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 66]
-	pmullw xmm10, xmm0
-; 8x a2 = a2 + x1
-%line 955+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm4, xmm10
-; 8x x1 = x0 * mem128[pa + 82]
-%line 956+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 82]
-	pmullw xmm10, xmm0
-; 8x a3 = a3 + x1
-%line 957+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm10
-; 8x x1 = x0 * mem128[pa + 23362]
-%line 958+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 23362]
-	pmullw xmm10, xmm0
-; 8x a6 = a6 + x1
-%line 959+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm5, xmm10
-; 8x x1 = x0 * mem128[pa + 23378]
-%line 960+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 23378]
-	pmullw xmm10, xmm0
-; 8x a7 = a7 + x1
-%line 961+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm7, xmm10
-; 8x x1 = x0 * mem128[pa + 23394]
-%line 962+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm9
-	movdqu xmm0, [r8 + 23394]
-	pmullw xmm10, xmm0
-; 8x a8 = a8 + x1
-%line 963+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm6, xmm10
-; 8x x1 = x0 * mem128[pa + 23410]
-%line 964+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 23410]
-	pmullw xmm9, xmm0
-; 8x a9 = a9 + x1
-%line 965+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm8, xmm9
-; 8x x0 = mem16[pb + 16]
-%line 966+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pinsrw xmm10, word [r9 + 16], 0
-	pshuflw xmm10, xmm10, 0
-	pshufd xmm10, xmm10, 0
-; 8x x1 = x0 * mem128[pa + 48]
-%line 967+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 48]
-	pmullw xmm9, xmm0
-; 8x a1 = a1 + x1
-%line 968+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm3, xmm9
-; 8x x1 = x0 * mem128[pa + 64]
-%line 969+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 64]
-	pmullw xmm9, xmm0
-; 8x a2 = a2 + x1
-%line 970+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm4, xmm9
-; 8x x1 = x0 * mem128[pa + 80]
-%line 971+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 80]
-	pmullw xmm9, xmm0
-; 8x a3 = a3 + x1
-%line 972+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm9
-; 8x x1 = x0 * mem128[pa + 23376]
-%line 973+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 23376]
-	pmullw xmm9, xmm0
-; 8x a7 = a7 + x1
-%line 974+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm7, xmm9
-; 8x x1 = x0 * mem128[pa + 23392]
-%line 975+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 23392]
-	pmullw xmm9, xmm0
-; 8x a8 = a8 + x1
-%line 976+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm6, xmm9
-; 8x x1 = x0 * mem128[pa + 23408]
-%line 977+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 23408]
-	pmullw xmm10, xmm0
-; 8x a9 = a9 + x1
-%line 978+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm8, xmm10
-; 8x x0 = mem16[pb + 18]
-%line 979+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pinsrw xmm10, word [r9 + 18], 0
-	pshuflw xmm10, xmm10, 0
-	pshufd xmm10, xmm10, 0
-; 8x x1 = x0 * mem128[pa + 46]
-%line 980+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 46]
-	pmullw xmm9, xmm0
-; 8x a1 = a1 + x1
-%line 981+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm3, xmm9
-; 8x x1 = x0 * mem128[pa + 62]
-%line 982+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 62]
-	pmullw xmm9, xmm0
-; 8x a2 = a2 + x1
-%line 983+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm4, xmm9
-; 8x x1 = x0 * mem128[pa + 78]
-%line 984+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 78]
-	pmullw xmm9, xmm0
-; 8x a3 = a3 + x1
-%line 985+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm9
-; 8x a4 = x0 * mem128[pa + 94]
-%line 986+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm0, xmm10
-	movdqu xmm9, [r8 + 94]
-	pmullw xmm0, xmm9
-	movdqa xmm9, xmm0
-; 8x x1 = x0 * mem128[pa + 23374]
-%line 987+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm11, xmm10
-	movdqu xmm0, [r8 + 23374]
-	pmullw xmm11, xmm0
-; 8x a7 = a7 + x1
-%line 988+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm7, xmm11
-; 8x x1 = x0 * mem128[pa + 23390]
-%line 989+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm11, xmm10
-	movdqu xmm0, [r8 + 23390]
-	pmullw xmm11, xmm0
-; 8x a8 = a8 + x1
-%line 990+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm6, xmm11
-; 8x x1 = x0 * mem128[pa + 23406]
-%line 991+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm11, xmm10
-	movdqu xmm0, [r8 + 23406]
-	pmullw xmm11, xmm0
-; 8x a9 = a9 + x1
-%line 992+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm8, xmm11
-; 8x a10 = x0 * mem128[pa + 23422]
-%line 993+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 23422]
-	pmullw xmm10, xmm0
-	movdqa xmm11, xmm10
-; 8x x0 = mem16[pb + 20]
-%line 994+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pinsrw xmm10, word [r9 + 20], 0
-	pshuflw xmm10, xmm10, 0
-	pshufd xmm10, xmm10, 0
-; 8x x1 = x0 * mem128[pa + 44]
-%line 995+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 44]
-	pmullw xmm12, xmm0
-; 8x a1 = a1 + x1
-%line 996+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm3, xmm12
-; 8x x1 = x0 * mem128[pa + 60]
-%line 997+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 60]
-	pmullw xmm12, xmm0
-; 8x a2 = a2 + x1
-%line 998+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm4, xmm12
-; 8x x1 = x0 * mem128[pa + 76]
-%line 999+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 76]
-	pmullw xmm12, xmm0
-; 8x a3 = a3 + x1
-%line 1000+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm12
-; 8x x1 = x0 * mem128[pa + 92]
-%line 1001+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 92]
-	pmullw xmm12, xmm0
-; 8x a4 = a4 + x1
-%line 1002+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm9, xmm12
-; 8x x1 = x0 * mem128[pa + 23372]
-%line 1003+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 23372]
-	pmullw xmm12, xmm0
-; 8x a7 = a7 + x1
-%line 1004+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm7, xmm12
-; 8x x1 = x0 * mem128[pa + 23388]
-%line 1005+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 23388]
-	pmullw xmm12, xmm0
-; 8x a8 = a8 + x1
-%line 1006+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm6, xmm12
-; 8x x1 = x0 * mem128[pa + 23404]
-%line 1007+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 23404]
-	pmullw xmm12, xmm0
-; 8x a9 = a9 + x1
-%line 1008+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm8, xmm12
-; 8x x1 = x0 * mem128[pa + 23420]
-%line 1009+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 23420]
-	pmullw xmm10, xmm0
-; 8x a10 = a10 + x1
-%line 1010+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm11, xmm10
-; 8x x0 = mem16[pb + 22]
-%line 1011+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pinsrw xmm10, word [r9 + 22], 0
-	pshuflw xmm10, xmm10, 0
-	pshufd xmm10, xmm10, 0
-; 8x x1 = x0 * mem128[pa + 42]
-%line 1012+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 42]
-	pmullw xmm12, xmm0
-; 8x a1 = a1 + x1
-%line 1013+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm3, xmm12
-; 8x x1 = x0 * mem128[pa + 58]
-%line 1014+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 58]
-	pmullw xmm12, xmm0
-; 8x a2 = a2 + x1
-%line 1015+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm4, xmm12
-; 8x x1 = x0 * mem128[pa + 74]
-%line 1016+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 74]
-	pmullw xmm12, xmm0
-; 8x a3 = a3 + x1
-%line 1017+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm12
-; 8x x1 = x0 * mem128[pa + 90]
-%line 1018+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 90]
-	pmullw xmm12, xmm0
-; 8x a4 = a4 + x1
-%line 1019+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm9, xmm12
-; 8x x1 = x0 * mem128[pa + 23370]
-%line 1020+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 23370]
-	pmullw xmm12, xmm0
-; 8x a7 = a7 + x1
-%line 1021+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm7, xmm12
-; 8x x1 = x0 * mem128[pa + 23386]
-%line 1022+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 23386]
-	pmullw xmm12, xmm0
-; 8x a8 = a8 + x1
-%line 1023+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm6, xmm12
-; 8x x1 = x0 * mem128[pa + 23402]
-%line 1024+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 23402]
-	pmullw xmm12, xmm0
-; 8x a9 = a9 + x1
-%line 1025+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm8, xmm12
-; 8x x1 = x0 * mem128[pa + 23418]
-%line 1026+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 23418]
-	pmullw xmm10, xmm0
-; 8x a10 = a10 + x1
-%line 1027+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm11, xmm10
-; 8x x0 = mem16[pb + 24]
-%line 1028+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pinsrw xmm10, word [r9 + 24], 0
-	pshuflw xmm10, xmm10, 0
-	pshufd xmm10, xmm10, 0
-; 8x x1 = x0 * mem128[pa + 40]
-%line 1029+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 40]
-	pmullw xmm12, xmm0
-; 8x a1 = a1 + x1
-%line 1030+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm3, xmm12
-; 8x x1 = x0 * mem128[pa + 56]
-%line 1031+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 56]
-	pmullw xmm12, xmm0
-; 8x a2 = a2 + x1
-%line 1032+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm4, xmm12
-; 8x x1 = x0 * mem128[pa + 72]
-%line 1033+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 72]
-	pmullw xmm12, xmm0
-; 8x a3 = a3 + x1
-%line 1034+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm12
-; 8x x1 = x0 * mem128[pa + 88]
-%line 1035+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 88]
-	pmullw xmm12, xmm0
-; 8x a4 = a4 + x1
-%line 1036+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm9, xmm12
-; 8x x1 = x0 * mem128[pa + 23368]
-%line 1037+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 23368]
-	pmullw xmm12, xmm0
-; 8x a7 = a7 + x1
-%line 1038+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm7, xmm12
-; 8x x1 = x0 * mem128[pa + 23384]
-%line 1039+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 23384]
-	pmullw xmm12, xmm0
-; 8x a8 = a8 + x1
-%line 1040+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm6, xmm12
-; 8x x1 = x0 * mem128[pa + 23400]
-%line 1041+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 23400]
-	pmullw xmm12, xmm0
-; 8x a9 = a9 + x1
-%line 1042+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm8, xmm12
-; 8x x1 = x0 * mem128[pa + 23416]
-%line 1043+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 23416]
-	pmullw xmm10, xmm0
-; 8x a10 = a10 + x1
-%line 1044+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm11, xmm10
-; 8x x0 = mem16[pb + 26]
-%line 1045+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pinsrw xmm10, word [r9 + 26], 0
-	pshuflw xmm10, xmm10, 0
-	pshufd xmm10, xmm10, 0
-; 8x x1 = x0 * mem128[pa + 38]
-%line 1046+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 38]
-	pmullw xmm12, xmm0
-; 8x a1 = a1 + x1
-%line 1047+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm3, xmm12
-; 8x x1 = x0 * mem128[pa + 54]
-%line 1048+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 54]
-	pmullw xmm12, xmm0
-; 8x a2 = a2 + x1
-%line 1049+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm4, xmm12
-; 8x x1 = x0 * mem128[pa + 70]
-%line 1050+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 70]
-	pmullw xmm12, xmm0
-; 8x a3 = a3 + x1
-%line 1051+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm12
-; 8x x1 = x0 * mem128[pa + 86]
-%line 1052+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 86]
-	pmullw xmm12, xmm0
-; 8x a4 = a4 + x1
-%line 1053+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm9, xmm12
-; 8x x1 = x0 * mem128[pa + 23366]
-%line 1054+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 23366]
-	pmullw xmm12, xmm0
-; 8x a7 = a7 + x1
-%line 1055+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm7, xmm12
-; 8x x1 = x0 * mem128[pa + 23382]
-%line 1056+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 23382]
-	pmullw xmm12, xmm0
-; 8x a8 = a8 + x1
-%line 1057+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm6, xmm12
-; 8x x1 = x0 * mem128[pa + 23398]
-%line 1058+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 23398]
-	pmullw xmm12, xmm0
-; 8x a9 = a9 + x1
-%line 1059+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm8, xmm12
-; 8x x1 = x0 * mem128[pa + 23414]
-%line 1060+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 23414]
-	pmullw xmm10, xmm0
-; 8x a10 = a10 + x1
-%line 1061+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm11, xmm10
-; 8x x0 = mem16[pb + 28]
-%line 1062+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pinsrw xmm10, word [r9 + 28], 0
-	pshuflw xmm10, xmm10, 0
-	pshufd xmm10, xmm10, 0
-; 8x x1 = x0 * mem128[pa + 36]
-%line 1063+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 36]
-	pmullw xmm12, xmm0
-; 8x a1 = a1 + x1
-%line 1064+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm3, xmm12
-; 8x x1 = x0 * mem128[pa + 52]
-%line 1065+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 52]
-	pmullw xmm12, xmm0
-; 8x a2 = a2 + x1
-%line 1066+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm4, xmm12
-; 8x x1 = x0 * mem128[pa + 68]
-%line 1067+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 68]
-	pmullw xmm12, xmm0
-; 8x a3 = a3 + x1
-%line 1068+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm12
-; 8x x1 = x0 * mem128[pa + 84]
-%line 1069+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 84]
-	pmullw xmm12, xmm0
-; 8x a4 = a4 + x1
-%line 1070+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm9, xmm12
-; 8x x1 = x0 * mem128[pa + 23364]
-%line 1071+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 23364]
-	pmullw xmm12, xmm0
-; 8x a7 = a7 + x1
-%line 1072+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm7, xmm12
-; 8x x1 = x0 * mem128[pa + 23380]
-%line 1073+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 23380]
-	pmullw xmm12, xmm0
-; 8x a8 = a8 + x1
-%line 1074+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm6, xmm12
-; 8x x1 = x0 * mem128[pa + 23396]
-%line 1075+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 23396]
-	pmullw xmm12, xmm0
-; 8x a9 = a9 + x1
-%line 1076+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm8, xmm12
-; 8x x1 = x0 * mem128[pa + 23412]
-%line 1077+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 23412]
-	pmullw xmm10, xmm0
-; 8x a10 = a10 + x1
-%line 1078+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm11, xmm10
-; 8x x0 = mem16[pb + 30]
-%line 1079+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pinsrw xmm10, word [r9 + 30], 0
-	pshuflw xmm10, xmm10, 0
-	pshufd xmm10, xmm10, 0
-; 8x x1 = x0 * mem128[pa + 34]
-%line 1080+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 34]
-	pmullw xmm12, xmm0
-; 8x a1 = a1 + x1
-%line 1081+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm3, xmm12
-; 8x x1 = x0 * mem128[pa + 50]
-%line 1082+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 50]
-	pmullw xmm12, xmm0
-; 8x a2 = a2 + x1
-%line 1083+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm4, xmm12
-; 8x x1 = x0 * mem128[pa + 66]
-%line 1084+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 66]
-	pmullw xmm12, xmm0
-; 8x a3 = a3 + x1
-%line 1085+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm12
-; 8x x1 = x0 * mem128[pa + 82]
-%line 1086+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 82]
-	pmullw xmm12, xmm0
-; 8x a4 = a4 + x1
-%line 1087+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm9, xmm12
-; 8x x1 = x0 * mem128[pa + 23362]
-%line 1088+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 23362]
-	pmullw xmm12, xmm0
-; 8x a7 = a7 + x1
-%line 1089+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm7, xmm12
-; 8x x1 = x0 * mem128[pa + 23378]
-%line 1090+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 23378]
-	pmullw xmm12, xmm0
-; 8x a8 = a8 + x1
-%line 1091+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm6, xmm12
-; 8x x1 = x0 * mem128[pa + 23394]
-%line 1092+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 23394]
-	pmullw xmm12, xmm0
-; 8x a9 = a9 + x1
-%line 1093+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm8, xmm12
-; 8x x1 = x0 * mem128[pa + 23410]
-%line 1094+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 23410]
-	pmullw xmm10, xmm0
-; 8x a10 = a10 + x1
-%line 1095+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm11, xmm10
-; 8x x0 = mem16[pb + 32]
-%line 1096+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pinsrw xmm10, word [r9 + 32], 0
-	pshuflw xmm10, xmm10, 0
-	pshufd xmm10, xmm10, 0
-; 8x x1 = x0 * mem128[pa + 48]
-%line 1097+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 48]
-	pmullw xmm12, xmm0
-; 8x a2 = a2 + x1
-%line 1098+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm4, xmm12
-; 8x x1 = x0 * mem128[pa + 64]
-%line 1099+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 64]
-	pmullw xmm12, xmm0
-; 8x a3 = a3 + x1
-%line 1100+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm12
-; 8x x1 = x0 * mem128[pa + 80]
-%line 1101+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 80]
-	pmullw xmm12, xmm0
-; 8x a4 = a4 + x1
-%line 1102+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm9, xmm12
-; 8x x1 = x0 * mem128[pa + 23376]
-%line 1103+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 23376]
-	pmullw xmm12, xmm0
-; 8x a8 = a8 + x1
-%line 1104+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm6, xmm12
-; 8x x1 = x0 * mem128[pa + 23392]
-%line 1105+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm12, xmm10
-	movdqu xmm0, [r8 + 23392]
-	pmullw xmm12, xmm0
-; 8x a9 = a9 + x1
-%line 1106+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm8, xmm12
-; 8x x1 = x0 * mem128[pa + 23408]
-%line 1107+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 23408]
-	pmullw xmm10, xmm0
-; 8x a10 = a10 + x1
-%line 1108+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm11, xmm10
-; 8x x0 = mem16[pb + 34]
-%line 1109+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pinsrw xmm12, word [r9 + 34], 0
-	pshuflw xmm12, xmm12, 0
-	pshufd xmm12, xmm12, 0
-; 8x x1 = x0 * mem128[pa + 46]
-%line 1110+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm12
-	movdqu xmm0, [r8 + 46]
-	pmullw xmm10, xmm0
-; 8x a2 = a2 + x1
-%line 1111+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm4, xmm10
-; 8x x1 = x0 * mem128[pa + 62]
-%line 1112+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm12
-	movdqu xmm0, [r8 + 62]
-	pmullw xmm10, xmm0
-; 8x a3 = a3 + x1
-%line 1113+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm10
-; 8x x1 = x0 * mem128[pa + 78]
-%line 1114+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm10, xmm12
-	movdqu xmm0, [r8 + 78]
-	pmullw xmm10, xmm0
-; 8x a4 = a4 + x1
-%line 1115+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm9, xmm10
-; 8x a5 = x0 * mem128[pa + 94]
-%line 1116+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm0, xmm12
-	movdqu xmm10, [r8 + 94]
-	pmullw xmm0, xmm10
-	movdqa xmm10, xmm0
-; 8x x1 = x0 * mem128[pa + 23374]
-%line 1117+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm13, xmm12
-	movdqu xmm0, [r8 + 23374]
-	pmullw xmm13, xmm0
-; 8x a8 = a8 + x1
-%line 1118+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm6, xmm13
-; 8x x1 = x0 * mem128[pa + 23390]
-%line 1119+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm13, xmm12
-	movdqu xmm0, [r8 + 23390]
-	pmullw xmm13, xmm0
-; 8x a9 = a9 + x1
-%line 1120+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm8, xmm13
-; 8x x1 = x0 * mem128[pa + 23406]
-%line 1121+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm13, xmm12
-	movdqu xmm0, [r8 + 23406]
-	pmullw xmm13, xmm0
-; 8x a10 = a10 + x1
-%line 1122+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm11, xmm13
-; 8x a11 = x0 * mem128[pa + 23422]
-%line 1123+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 23422]
-	pmullw xmm12, xmm0
-	movdqa xmm13, xmm12
-; 8x x0 = mem16[pb + 36]
-%line 1124+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pinsrw xmm12, word [r9 + 36], 0
-	pshuflw xmm12, xmm12, 0
-	pshufd xmm12, xmm12, 0
-; 8x x1 = x0 * mem128[pa + 44]
-%line 1125+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 44]
-	pmullw xmm14, xmm0
-; 8x a2 = a2 + x1
-%line 1126+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm4, xmm14
-; 8x x1 = x0 * mem128[pa + 60]
-%line 1127+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 60]
-	pmullw xmm14, xmm0
-; 8x a3 = a3 + x1
-%line 1128+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm14
-; 8x x1 = x0 * mem128[pa + 76]
-%line 1129+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 76]
-	pmullw xmm14, xmm0
-; 8x a4 = a4 + x1
-%line 1130+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm9, xmm14
-; 8x x1 = x0 * mem128[pa + 92]
-%line 1131+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 92]
-	pmullw xmm14, xmm0
-; 8x a5 = a5 + x1
-%line 1132+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm10, xmm14
-; 8x x1 = x0 * mem128[pa + 23372]
-%line 1133+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 23372]
-	pmullw xmm14, xmm0
-; 8x a8 = a8 + x1
-%line 1134+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm6, xmm14
-; 8x x1 = x0 * mem128[pa + 23388]
-%line 1135+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 23388]
-	pmullw xmm14, xmm0
-; 8x a9 = a9 + x1
-%line 1136+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm8, xmm14
-; 8x x1 = x0 * mem128[pa + 23404]
-%line 1137+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 23404]
-	pmullw xmm14, xmm0
-; 8x a10 = a10 + x1
-%line 1138+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm11, xmm14
-; 8x x1 = x0 * mem128[pa + 23420]
-%line 1139+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 23420]
-	pmullw xmm12, xmm0
-; 8x a11 = a11 + x1
-%line 1140+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm13, xmm12
-; 8x x0 = mem16[pb + 38]
-%line 1141+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pinsrw xmm12, word [r9 + 38], 0
-	pshuflw xmm12, xmm12, 0
-	pshufd xmm12, xmm12, 0
-; 8x x1 = x0 * mem128[pa + 42]
-%line 1142+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 42]
-	pmullw xmm14, xmm0
-; 8x a2 = a2 + x1
-%line 1143+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm4, xmm14
-; 8x x1 = x0 * mem128[pa + 58]
-%line 1144+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 58]
-	pmullw xmm14, xmm0
-; 8x a3 = a3 + x1
-%line 1145+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm14
-; 8x x1 = x0 * mem128[pa + 74]
-%line 1146+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 74]
-	pmullw xmm14, xmm0
-; 8x a4 = a4 + x1
-%line 1147+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm9, xmm14
-; 8x x1 = x0 * mem128[pa + 90]
-%line 1148+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 90]
-	pmullw xmm14, xmm0
-; 8x a5 = a5 + x1
-%line 1149+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm10, xmm14
-; 8x x1 = x0 * mem128[pa + 23370]
-%line 1150+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 23370]
-	pmullw xmm14, xmm0
-; 8x a8 = a8 + x1
-%line 1151+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm6, xmm14
-; 8x x1 = x0 * mem128[pa + 23386]
-%line 1152+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 23386]
-	pmullw xmm14, xmm0
-; 8x a9 = a9 + x1
-%line 1153+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm8, xmm14
-; 8x x1 = x0 * mem128[pa + 23402]
-%line 1154+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 23402]
-	pmullw xmm14, xmm0
-; 8x a10 = a10 + x1
-%line 1155+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm11, xmm14
-; 8x x1 = x0 * mem128[pa + 23418]
-%line 1156+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 23418]
-	pmullw xmm12, xmm0
-; 8x a11 = a11 + x1
-%line 1157+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm13, xmm12
-; 8x x0 = mem16[pb + 40]
-%line 1158+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pinsrw xmm12, word [r9 + 40], 0
-	pshuflw xmm12, xmm12, 0
-	pshufd xmm12, xmm12, 0
-; 8x x1 = x0 * mem128[pa + 40]
-%line 1159+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 40]
-	pmullw xmm14, xmm0
-; 8x a2 = a2 + x1
-%line 1160+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm4, xmm14
-; 8x x1 = x0 * mem128[pa + 56]
-%line 1161+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 56]
-	pmullw xmm14, xmm0
-; 8x a3 = a3 + x1
-%line 1162+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm14
-; 8x x1 = x0 * mem128[pa + 72]
-%line 1163+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 72]
-	pmullw xmm14, xmm0
-; 8x a4 = a4 + x1
-%line 1164+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm9, xmm14
-; 8x x1 = x0 * mem128[pa + 88]
-%line 1165+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 88]
-	pmullw xmm14, xmm0
-; 8x a5 = a5 + x1
-%line 1166+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm10, xmm14
-; 8x x1 = x0 * mem128[pa + 23368]
-%line 1167+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 23368]
-	pmullw xmm14, xmm0
-; 8x a8 = a8 + x1
-%line 1168+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm6, xmm14
-; 8x x1 = x0 * mem128[pa + 23384]
-%line 1169+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 23384]
-	pmullw xmm14, xmm0
-; 8x a9 = a9 + x1
-%line 1170+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm8, xmm14
-; 8x x1 = x0 * mem128[pa + 23400]
-%line 1171+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 23400]
-	pmullw xmm14, xmm0
-; 8x a10 = a10 + x1
-%line 1172+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm11, xmm14
-; 8x x1 = x0 * mem128[pa + 23416]
-%line 1173+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 23416]
-	pmullw xmm12, xmm0
-; 8x a11 = a11 + x1
-%line 1174+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm13, xmm12
-; 8x x0 = mem16[pb + 42]
-%line 1175+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pinsrw xmm12, word [r9 + 42], 0
-	pshuflw xmm12, xmm12, 0
-	pshufd xmm12, xmm12, 0
-; 8x x1 = x0 * mem128[pa + 38]
-%line 1176+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 38]
-	pmullw xmm14, xmm0
-; 8x a2 = a2 + x1
-%line 1177+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm4, xmm14
-; 8x x1 = x0 * mem128[pa + 54]
-%line 1178+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 54]
-	pmullw xmm14, xmm0
-; 8x a3 = a3 + x1
-%line 1179+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm14
-; 8x x1 = x0 * mem128[pa + 70]
-%line 1180+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 70]
-	pmullw xmm14, xmm0
-; 8x a4 = a4 + x1
-%line 1181+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm9, xmm14
-; 8x x1 = x0 * mem128[pa + 86]
-%line 1182+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 86]
-	pmullw xmm14, xmm0
-; 8x a5 = a5 + x1
-%line 1183+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm10, xmm14
-; 8x x1 = x0 * mem128[pa + 23366]
-%line 1184+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 23366]
-	pmullw xmm14, xmm0
-; 8x a8 = a8 + x1
-%line 1185+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm6, xmm14
-; 8x x1 = x0 * mem128[pa + 23382]
-%line 1186+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 23382]
-	pmullw xmm14, xmm0
-; 8x a9 = a9 + x1
-%line 1187+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm8, xmm14
-; 8x x1 = x0 * mem128[pa + 23398]
-%line 1188+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 23398]
-	pmullw xmm14, xmm0
-; 8x a10 = a10 + x1
-%line 1189+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm11, xmm14
-; 8x x1 = x0 * mem128[pa + 23414]
-%line 1190+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 23414]
-	pmullw xmm12, xmm0
-; 8x a11 = a11 + x1
-%line 1191+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm13, xmm12
-; 8x x0 = mem16[pb + 44]
-%line 1192+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pinsrw xmm12, word [r9 + 44], 0
-	pshuflw xmm12, xmm12, 0
-	pshufd xmm12, xmm12, 0
-; 8x x1 = x0 * mem128[pa + 36]
-%line 1193+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 36]
-	pmullw xmm14, xmm0
-; 8x a2 = a2 + x1
-%line 1194+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm4, xmm14
-; 8x x1 = x0 * mem128[pa + 52]
-%line 1195+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 52]
-	pmullw xmm14, xmm0
-; 8x a3 = a3 + x1
-%line 1196+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm14
-; 8x x1 = x0 * mem128[pa + 68]
-%line 1197+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 68]
-	pmullw xmm14, xmm0
-; 8x a4 = a4 + x1
-%line 1198+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm9, xmm14
-; 8x x1 = x0 * mem128[pa + 84]
-%line 1199+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 84]
-	pmullw xmm14, xmm0
-; 8x a5 = a5 + x1
-%line 1200+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm10, xmm14
-; 8x x1 = x0 * mem128[pa + 23364]
-%line 1201+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 23364]
-	pmullw xmm14, xmm0
-; 8x a8 = a8 + x1
-%line 1202+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm6, xmm14
-; 8x x1 = x0 * mem128[pa + 23380]
-%line 1203+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 23380]
-	pmullw xmm14, xmm0
-; 8x a9 = a9 + x1
-%line 1204+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm8, xmm14
-; 8x x1 = x0 * mem128[pa + 23396]
-%line 1205+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 23396]
-	pmullw xmm14, xmm0
-; 8x a10 = a10 + x1
-%line 1206+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm11, xmm14
-; 8x x1 = x0 * mem128[pa + 23412]
-%line 1207+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 23412]
-	pmullw xmm12, xmm0
-; 8x a11 = a11 + x1
-%line 1208+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm13, xmm12
-; 8x x0 = mem16[pb + 46]
-%line 1209+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pinsrw xmm12, word [r9 + 46], 0
-	pshuflw xmm12, xmm12, 0
-	pshufd xmm12, xmm12, 0
-; 8x x1 = x0 * mem128[pa + 34]
-%line 1210+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 34]
-	pmullw xmm14, xmm0
-; 8x a2 = a2 + x1
-%line 1211+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm4, xmm14
-; 8x x1 = x0 * mem128[pa + 50]
-%line 1212+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 50]
-	pmullw xmm14, xmm0
-; 8x a3 = a3 + x1
-%line 1213+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm14
-; 8x x1 = x0 * mem128[pa + 66]
-%line 1214+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 66]
-	pmullw xmm14, xmm0
-; 8x a4 = a4 + x1
-%line 1215+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm9, xmm14
-; 8x x1 = x0 * mem128[pa + 82]
-%line 1216+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 82]
-	pmullw xmm14, xmm0
-; 8x a5 = a5 + x1
-%line 1217+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm10, xmm14
-; 8x x1 = x0 * mem128[pa + 23362]
-%line 1218+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 23362]
-	pmullw xmm14, xmm0
-; 8x a8 = a8 + x1
-%line 1219+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm6, xmm14
-; 8x x1 = x0 * mem128[pa + 23378]
-%line 1220+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 23378]
-	pmullw xmm14, xmm0
-; 8x a9 = a9 + x1
-%line 1221+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm8, xmm14
-; 8x x1 = x0 * mem128[pa + 23394]
-%line 1222+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm14, xmm12
-	movdqu xmm0, [r8 + 23394]
-	pmullw xmm14, xmm0
-; 8x a10 = a10 + x1
-%line 1223+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm11, xmm14
-; 8x x1 = x0 * mem128[pa + 23410]
-%line 1224+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 23410]
-	pmullw xmm12, xmm0
-; 8x a11 = a11 + x1
-%line 1225+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm13, xmm12
-; mem128[pc] = a0
-%line 1226+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10], xmm2
-; mem128[pc + 16] = a1
-%line 1227+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 16], xmm3
-; mem128[pc + 32] = a2
-%line 1228+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 32], xmm4
-; mem128[pc + 48] = a3
-%line 1229+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 48], xmm1
-; mem128[pc + 64] = a4
-%line 1230+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 64], xmm9
-; mem128[pc + 80] = a5
-%line 1231+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 80], xmm10
-; mem128[pc + 23328] = a6
-%line 1232+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 23328], xmm5
-; mem128[pc + 23344] = a7
-%line 1233+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 23344], xmm7
-; mem128[pc + 23360] = a8
-%line 1234+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 23360], xmm6
-; mem128[pc + 23376] = a9
-%line 1235+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 23376], xmm8
-; mem128[pc + 23392] = a10
-%line 1236+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 23392], xmm11
-; mem128[pc + 23408] = a11
-%line 1237+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 23408], xmm13
-; pa = pa + 96
-%line 1238+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r8, 96
-; pb = pb + 48
-%line 1239+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r9, 48
-; pc = pc + 96
-%line 1240+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r10, 96
-; i0 = i0 - 1
-%line 1241+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r11, 1
-; =? i0 - 0
-%line 1242+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r11, 0
-; goto loop20 if !=
-%line 1243+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	jne .Lloop20
-; pa = w + 86352
-%line 1244+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, rsi
-	lea r8, [r11 + 86352]
-; pb = w + 4608
-%line 1245+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r11 + 4608]
-; i0 = 162
-%line 1246+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rsi, r11
-	mov r10, 162
-	mov r11, r8
-	mov r8, r9
-	mov rax, r10
+	mov rcx, r10
+	mov r10, 81
 align 32
-.Lloop21:
-; qb = pa + 96
-%line 1249+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r11 + 96]
-; qc = pa + 192
-%line 1250+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r10, [r11 + 192]
-; x0 = mem128[qa]
-%line 1252+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r11]
-; x1 = mem128[qa + 48]
-%line 1253+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r11 + 48]
-; x2 = mem128[qc]
-%line 1254+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r10]
-; x3 = mem128[qc + 48]
-%line 1255+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 48]
+.Lloop19:
+; x0 = mem128[pa + 40]
+%line 857+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 40]
+; x1 = mem128[pa + 38]
+%line 858+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r11 + 38]
+; x2 = x0
+%line 859+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 860+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 861+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpckhwd xmm2, xmm1
 ; mem128[qd] = x0
-%line 1256+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r8], xmm1
-; mem128[qd + 144] = x3
-%line 1257+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r8 + 144], xmm2
-; 8x x4 = x1 - x2
-%line 1258+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm3, xmm0
-; x5 = mem128[qb]
-%line 1259+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9]
-; 8x x5 = x5 - x0
-%line 1260+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm1
-; 8x x5 = x5 + x4
-%line 1261+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm0, xmm3
-; mem128[qd + 48] = x5
-%line 1262+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r8 + 48], xmm0
-; x5 = mem128[qb + 48]
-%line 1263+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 48]
-; 8x x5 = x5 - x3
-%line 1264+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1265+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm3
-; mem128[qd + 96] = x5
-%line 1266+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r8 + 96], xmm0
-; x0 = mem128[qa + 16]
-%line 1267+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 16]
-; x1 = mem128[qa + 64]
-%line 1268+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r11 + 64]
-; x2 = mem128[qc + 16]
-%line 1269+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r10 + 16]
-; x3 = mem128[qc + 64]
-%line 1270+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 64]
-; mem128[qd + 16] = x0
-%line 1271+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r8 + 16], xmm0
-; mem128[qd + 160] = x3
-%line 1272+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r8 + 160], xmm2
-; 8x x4 = x1 - x2
-%line 1273+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm3, xmm1
-; x5 = mem128[qb + 16]
-%line 1274+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 16]
-; 8x x5 = x5 - x0
-%line 1275+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1276+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm3
-; mem128[qd + 64] = x5
-%line 1277+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r8 + 64], xmm1
-; x5 = mem128[qb + 64]
-%line 1278+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 64]
-; 8x x5 = x5 - x3
-%line 1279+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1280+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm3
-; mem128[qd + 112] = x5
-%line 1281+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r8 + 112], xmm0
-; x0 = mem128[qa + 32]
-%line 1282+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 32]
-; x1 = mem128[qa + 80]
-%line 1283+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r11 + 80]
-; x2 = mem128[qc + 32]
-%line 1284+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r10 + 32]
-; x3 = mem128[qc + 80]
-%line 1285+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 80]
+%line 862+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9], xmm0
+; mem128[qd + 16] = x2
+%line 863+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 16], xmm2
+; x0 = mem128[pa + 44]
+%line 864+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 44]
+; x1 = mem128[pa + 42]
+%line 865+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r11 + 42]
+; x2 = x0
+%line 866+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 867+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 868+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 128] = x0
+%line 869+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 128], xmm0
+; mem128[qd + 144] = x2
+%line 870+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 144], xmm2
+; x0 = mem128[pa + 56]
+%line 871+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 56]
+; x1 = mem128[pa + 54]
+%line 872+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r11 + 54]
+; x2 = x0
+%line 873+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 874+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 875+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpckhwd xmm2, xmm1
 ; mem128[qd + 32] = x0
+%line 876+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 32], xmm0
+; mem128[qd + 48] = x2
+%line 877+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 48], xmm2
+; x0 = mem128[pa + 60]
+%line 878+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 60]
+; x1 = mem128[pa + 58]
+%line 879+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r11 + 58]
+; x2 = x0
+%line 880+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 881+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 882+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 160] = x0
+%line 883+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 160], xmm0
+; mem128[qd + 176] = x2
+%line 884+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 176], xmm2
+; x0 = mem128[pa + 72]
+%line 885+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 72]
+; x1 = mem128[pa + 70]
+%line 886+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r11 + 70]
+; x2 = x0
+%line 887+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 888+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 889+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 64] = x0
+%line 890+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 64], xmm0
+; mem128[qd + 80] = x2
+%line 891+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 80], xmm2
+; x0 = mem128[pa + 76]
+%line 892+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 76]
+; x1 = mem128[pa + 74]
+%line 893+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r11 + 74]
+; x2 = x0
+%line 894+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 895+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 896+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 192] = x0
+%line 897+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 192], xmm0
+; mem128[qd + 208] = x2
+%line 898+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 208], xmm2
+; x0 = mem128[pa + 88]
+%line 899+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 88]
+; x1 = mem128[pa + 86]
+%line 900+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r11 + 86]
+; x2 = x0
+%line 901+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 902+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 903+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 96] = x0
+%line 904+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 96], xmm0
+; mem128[qd + 112] = x2
+%line 905+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 112], xmm2
+; x0 = mem128[pa + 92]
+%line 906+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 92]
+; x1 = mem128[pa + 90]
+%line 907+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r11 + 90]
+; x2 = x0
+%line 908+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 909+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 910+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 224] = x0
+%line 911+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 224], xmm0
+; mem128[qd + 240] = x2
+%line 912+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 240], xmm2
+; x0 = mem32[pb]
+%line 913+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi]
+; x0 = shuffle32(x0, 0)
+%line 914+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm0, xmm0, 0
+; a0 = mem128[qd + 16]
+%line 915+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r9 + 16]
+; 4x a0 = maddwd(a0, x0)
+%line 916+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm2, xmm0
+; a1 = mem128[qd + 32]
+%line 917+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm4, [r9 + 32]
+; 4x a1 = maddwd(a1, x0)
+%line 918+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm4, xmm0
+; a2 = mem128[qd + 48]
+%line 919+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [r9 + 48]
+; 4x a2 = maddwd(a2, x0)
+%line 920+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm3, xmm0
+; a3 = mem128[qd + 64]
+%line 921+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm5, [r9 + 64]
+; 4x a3 = maddwd(a3, x0)
+%line 922+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm5, xmm0
+; a4 = mem128[qd + 80]
+%line 923+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm7, [r9 + 80]
+; 4x a4 = maddwd(a4, x0)
+%line 924+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm7, xmm0
+; a5 = mem128[qd + 96]
+%line 925+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm6, [r9 + 96]
+; 4x a5 = maddwd(a5, x0)
+%line 926+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm6, xmm0
+; a6 = mem128[qd + 112]
+%line 927+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm8, [r9 + 112]
+; 4x a6 = maddwd(a6, x0)
+%line 928+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm8, xmm0
+; x0 = mem32[pb + 4]
+%line 929+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 4]
+; x0 = shuffle32(x0, 0)
+%line 930+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 128]
+%line 931+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 932+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 933+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 144]
+%line 934+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 144]
+; 4x x1 = maddwd(x1, x0)
+%line 935+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 936+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 160]
+%line 937+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 938+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 939+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 176]
+%line 940+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 941+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 942+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 192]
+%line 943+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 944+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 945+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm1
+; x1 = mem128[qd + 208]
+%line 946+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 947+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a5 += x1
+%line 948+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm1
+; x1 = mem128[qd + 224]
+%line 949+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 950+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a6 += x1
+%line 951+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm1
+; x0 = mem32[pb + 8]
+%line 952+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 8]
+; x0 = shuffle32(x0, 0)
+%line 953+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 954+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 955+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 956+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 32]
+%line 957+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 958+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 959+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 48]
+%line 960+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 961+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 962+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 64]
+%line 963+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 964+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 965+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm1
+; x1 = mem128[qd + 80]
+%line 966+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 967+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a5 += x1
+%line 968+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm1
+; x1 = mem128[qd + 96]
+%line 969+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 970+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a6 += x1
+%line 971+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm1
+; a7 = mem128[qd + 112]
+%line 972+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm9, [r9 + 112]
+; 4x a7 = maddwd(a7, x0)
+%line 973+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm9, xmm0
+; x0 = mem32[pb + 12]
+%line 974+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 12]
+; x0 = shuffle32(x0, 0)
+%line 975+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 128]
+%line 976+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 977+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 978+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 144]
+%line 979+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 144]
+; 4x x1 = maddwd(x1, x0)
+%line 980+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 981+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 160]
+%line 982+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 983+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 984+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 176]
+%line 985+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 986+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 987+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm1
+; x1 = mem128[qd + 192]
+%line 988+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 989+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a5 += x1
+%line 990+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm1
+; x1 = mem128[qd + 208]
+%line 991+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 992+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a6 += x1
+%line 993+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm1
+; x1 = mem128[qd + 224]
+%line 994+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 995+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a7 += x1
+%line 996+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm1
+; x0 = mem32[pb + 16]
+%line 997+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 16]
+; x0 = shuffle32(x0, 0)
+%line 998+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 999+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 1000+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 1001+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 32]
+%line 1002+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 1003+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 1004+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 48]
+%line 1005+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 1006+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 1007+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm1
+; x1 = mem128[qd + 64]
+%line 1008+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 1009+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a5 += x1
+%line 1010+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm1
+; x1 = mem128[qd + 80]
+%line 1011+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 1012+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a6 += x1
+%line 1013+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm1
+; x1 = mem128[qd + 96]
+%line 1014+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 1015+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a7 += x1
+%line 1016+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm1
+; a8 = mem128[qd + 112]
+%line 1017+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 112]
+; 4x a8 = maddwd(a8, x0)
+%line 1018+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; x0 = mem32[pb + 20]
+%line 1019+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 20]
+; x0 = shuffle32(x0, 0)
+%line 1020+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm10, xmm0, 0
+; x1 = mem128[qd + 128]
+%line 1021+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 1022+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a2 += x1
+%line 1023+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm3, xmm0
+; x1 = mem128[qd + 144]
+%line 1024+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 144]
+; 4x x1 = maddwd(x1, x0)
+%line 1025+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a3 += x1
+%line 1026+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm5, xmm0
+; x1 = mem128[qd + 160]
+%line 1027+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1028+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a4 += x1
+%line 1029+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm0
+; x1 = mem128[qd + 176]
+%line 1030+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1031+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a5 += x1
+%line 1032+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 192]
+%line 1033+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1034+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a6 += x1
+%line 1035+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 208]
+%line 1036+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1037+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a7 += x1
+%line 1038+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm0
+; x1 = mem128[qd + 224]
+%line 1039+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1040+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a8 += x1
+%line 1041+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm1, xmm0
+; x0 = mem32[pb + 24]
+%line 1042+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 24]
+; x0 = shuffle32(x0, 0)
+%line 1043+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm10, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 1044+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 1045+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a3 += x1
+%line 1046+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm5, xmm0
+; x1 = mem128[qd + 32]
+%line 1047+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 1048+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a4 += x1
+%line 1049+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm0
+; x1 = mem128[qd + 48]
+%line 1050+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 1051+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a5 += x1
+%line 1052+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 64]
+%line 1053+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 1054+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a6 += x1
+%line 1055+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 80]
+%line 1056+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 1057+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a7 += x1
+%line 1058+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm0
+; x1 = mem128[qd + 96]
+%line 1059+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 1060+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a8 += x1
+%line 1061+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm1, xmm0
+; a9 = mem128[qd + 112]
+%line 1062+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm11, [r9 + 112]
+; 4x a9 = maddwd(a9, x0)
+%line 1063+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm11, xmm10
+; x0 = mem32[pb + 28]
+%line 1064+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 28]
+; x0 = shuffle32(x0, 0)
+%line 1065+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm10, xmm0, 0
+; x1 = mem128[qd + 128]
+%line 1066+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 1067+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a3 += x1
+%line 1068+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm5, xmm0
+; x1 = mem128[qd + 144]
+%line 1069+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 144]
+; 4x x1 = maddwd(x1, x0)
+%line 1070+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a4 += x1
+%line 1071+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm0
+; x1 = mem128[qd + 160]
+%line 1072+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1073+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a5 += x1
+%line 1074+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 176]
+%line 1075+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1076+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a6 += x1
+%line 1077+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 192]
+%line 1078+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1079+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a7 += x1
+%line 1080+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm0
+; x1 = mem128[qd + 208]
+%line 1081+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1082+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a8 += x1
+%line 1083+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm1, xmm0
+; x1 = mem128[qd + 224]
+%line 1084+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1085+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a9 += x1
+%line 1086+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm11, xmm0
+; x0 = mem32[pb + 32]
+%line 1087+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 32]
+; x0 = shuffle32(x0, 0)
+%line 1088+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm10, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 1089+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 1090+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a4 += x1
+%line 1091+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm0
+; x1 = mem128[qd + 32]
+%line 1092+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 1093+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a5 += x1
+%line 1094+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 48]
+%line 1095+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 1096+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a6 += x1
+%line 1097+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 64]
+%line 1098+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 1099+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a7 += x1
+%line 1100+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm0
+; x1 = mem128[qd + 80]
+%line 1101+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 1102+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a8 += x1
+%line 1103+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm1, xmm0
+; x1 = mem128[qd + 96]
+%line 1104+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 1105+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a9 += x1
+%line 1106+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm11, xmm0
+; a10 = mem128[qd + 112]
+%line 1107+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm12, [r9 + 112]
+; 4x a10 = maddwd(a10, x0)
+%line 1108+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm12, xmm10
+; x0 = mem32[pb + 36]
+%line 1109+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 36]
+; x0 = shuffle32(x0, 0)
+%line 1110+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm10, xmm0, 0
+; x1 = mem128[qd + 128]
+%line 1111+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 1112+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a4 += x1
+%line 1113+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm0
+; x1 = mem128[qd + 144]
+%line 1114+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 144]
+; 4x x1 = maddwd(x1, x0)
+%line 1115+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a5 += x1
+%line 1116+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 160]
+%line 1117+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1118+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a6 += x1
+%line 1119+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 176]
+%line 1120+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1121+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a7 += x1
+%line 1122+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm0
+; x1 = mem128[qd + 192]
+%line 1123+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1124+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a8 += x1
+%line 1125+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm1, xmm0
+; x1 = mem128[qd + 208]
+%line 1126+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1127+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a9 += x1
+%line 1128+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm11, xmm0
+; x1 = mem128[qd + 224]
+%line 1129+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1130+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a10 += x1
+%line 1131+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm12, xmm0
+; x0 = mem32[pb + 40]
+%line 1132+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 40]
+; x0 = shuffle32(x0, 0)
+%line 1133+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm10, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 1134+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 1135+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a5 += x1
+%line 1136+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 32]
+%line 1137+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 1138+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a6 += x1
+%line 1139+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 48]
+%line 1140+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 1141+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a7 += x1
+%line 1142+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm0
+; x1 = mem128[qd + 64]
+%line 1143+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 1144+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a8 += x1
+%line 1145+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm1, xmm0
+; x1 = mem128[qd + 80]
+%line 1146+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 1147+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a9 += x1
+%line 1148+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm11, xmm0
+; x1 = mem128[qd + 96]
+%line 1149+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 1150+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a10 += x1
+%line 1151+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm12, xmm0
+; a11 = mem128[qd + 112]
+%line 1152+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm13, [r9 + 112]
+; 4x a11 = maddwd(a11, x0)
+%line 1153+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm13, xmm10
+; x0 = mem32[pb + 44]
+%line 1154+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 44]
+; x0 = shuffle32(x0, 0)
+%line 1155+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm10, xmm0, 0
+; x1 = mem128[qd + 128]
+%line 1156+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 1157+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a5 += x1
+%line 1158+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 144]
+%line 1159+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 144]
+; 4x x1 = maddwd(x1, x0)
+%line 1160+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a6 += x1
+%line 1161+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 160]
+%line 1162+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1163+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a7 += x1
+%line 1164+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm0
+; x1 = mem128[qd + 176]
+%line 1165+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1166+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a8 += x1
+%line 1167+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm1, xmm0
+; x1 = mem128[qd + 192]
+%line 1168+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1169+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a9 += x1
+%line 1170+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm11, xmm0
+; x1 = mem128[qd + 208]
+%line 1171+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1172+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a10 += x1
+%line 1173+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm12, xmm0
+; x1 = mem128[qd + 224]
+%line 1174+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1175+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a11 += x1
+%line 1176+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm13, xmm0
+; mem128[qa] = a0
+%line 1177+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax], xmm2
+; mem128[qa + 16] = a1
+%line 1178+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 16], xmm4
+; mem128[qa + 32] = a2
+%line 1179+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 32], xmm3
+; mem128[qa + 48] = a3
+%line 1180+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 48], xmm5
+; mem128[qa + 64] = a4
+%line 1181+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 64], xmm7
+; mem128[qa + 80] = a5
+%line 1182+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 80], xmm6
+; mem128[qa + 96] = a6
+%line 1183+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 96], xmm8
+; mem128[qa + 112] = a7
+%line 1184+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 112], xmm9
+; mem128[qa + 128] = a8
+%line 1185+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 128], xmm1
+; mem128[qa + 144] = a9
+%line 1186+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 144], xmm11
+; mem128[qa + 160] = a10
+%line 1187+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 160], xmm12
+; mem128[qa + 176] = a11
+%line 1188+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 176], xmm13
+; x0 = mem128[pa + 136]
+%line 1189+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 136]
+; x1 = mem128[pa + 134]
+%line 1190+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r11 + 134]
+; x2 = x0
+%line 1191+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1192+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1193+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpckhwd xmm2, xmm1
+; mem128[qd] = x0
+%line 1194+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9], xmm0
+; mem128[qd + 16] = x2
+%line 1195+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 16], xmm2
+; x0 = mem128[pa + 140]
+%line 1196+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 140]
+; x1 = mem128[pa + 138]
+%line 1197+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r11 + 138]
+; x2 = x0
+%line 1198+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1199+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1200+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 128] = x0
+%line 1201+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 128], xmm0
+; mem128[qd + 144] = x2
+%line 1202+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 144], xmm2
+; x0 = mem128[pa + 152]
+%line 1203+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 152]
+; x1 = mem128[pa + 150]
+%line 1204+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r11 + 150]
+; x2 = x0
+%line 1205+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1206+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1207+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 32] = x0
+%line 1208+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 32], xmm0
+; mem128[qd + 48] = x2
+%line 1209+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 48], xmm2
+; x0 = mem128[pa + 156]
+%line 1210+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 156]
+; x1 = mem128[pa + 154]
+%line 1211+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r11 + 154]
+; x2 = x0
+%line 1212+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1213+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1214+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 160] = x0
+%line 1215+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 160], xmm0
+; mem128[qd + 176] = x2
+%line 1216+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 176], xmm2
+; x0 = mem128[pa + 168]
+%line 1217+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 168]
+; x1 = mem128[pa + 166]
+%line 1218+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r11 + 166]
+; x2 = x0
+%line 1219+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1220+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1221+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 64] = x0
+%line 1222+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 64], xmm0
+; mem128[qd + 80] = x2
+%line 1223+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 80], xmm2
+; x0 = mem128[pa + 172]
+%line 1224+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 172]
+; x1 = mem128[pa + 170]
+%line 1225+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r11 + 170]
+; x2 = x0
+%line 1226+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1227+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1228+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 192] = x0
+%line 1229+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 192], xmm0
+; mem128[qd + 208] = x2
+%line 1230+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 208], xmm2
+; x0 = mem128[pa + 184]
+%line 1231+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 184]
+; x1 = mem128[pa + 182]
+%line 1232+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r11 + 182]
+; x2 = x0
+%line 1233+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1234+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1235+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 96] = x0
+%line 1236+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 96], xmm0
+; mem128[qd + 112] = x2
+%line 1237+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 112], xmm2
+; x0 = mem128[pa + 188]
+%line 1238+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 188]
+; x1 = mem128[pa + 186]
+%line 1239+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r11 + 186]
+; x2 = x0
+%line 1240+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1241+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1242+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 224] = x0
+%line 1243+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 224], xmm0
+; mem128[qd + 240] = x2
+%line 1244+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 240], xmm2
+; x0 = mem32[pb + 48]
+%line 1245+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 48]
+; x0 = shuffle32(x0, 0)
+%line 1246+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm0, xmm0, 0
+; a0 = mem128[qd + 16]
+%line 1247+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r9 + 16]
+; 4x a0 = maddwd(a0, x0)
+%line 1248+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm2, xmm0
+; a1 = mem128[qd + 32]
+%line 1249+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm4, [r9 + 32]
+; 4x a1 = maddwd(a1, x0)
+%line 1250+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm4, xmm0
+; a2 = mem128[qd + 48]
+%line 1251+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [r9 + 48]
+; 4x a2 = maddwd(a2, x0)
+%line 1252+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm3, xmm0
+; a3 = mem128[qd + 64]
+%line 1253+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm5, [r9 + 64]
+; 4x a3 = maddwd(a3, x0)
+%line 1254+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm5, xmm0
+; a4 = mem128[qd + 80]
+%line 1255+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm7, [r9 + 80]
+; 4x a4 = maddwd(a4, x0)
+%line 1256+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm7, xmm0
+; a5 = mem128[qd + 96]
+%line 1257+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm6, [r9 + 96]
+; 4x a5 = maddwd(a5, x0)
+%line 1258+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm6, xmm0
+; a6 = mem128[qd + 112]
+%line 1259+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm8, [r9 + 112]
+; 4x a6 = maddwd(a6, x0)
+%line 1260+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm8, xmm0
+; x0 = mem32[pb + 52]
+%line 1261+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 52]
+; x0 = shuffle32(x0, 0)
+%line 1262+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 128]
+%line 1263+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 1264+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 1265+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 144]
+%line 1266+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 144]
+; 4x x1 = maddwd(x1, x0)
+%line 1267+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 1268+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 160]
+%line 1269+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1270+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 1271+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 176]
+%line 1272+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1273+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 1274+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 192]
+%line 1275+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1276+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 1277+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm1
+; x1 = mem128[qd + 208]
+%line 1278+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1279+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a5 += x1
+%line 1280+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm1
+; x1 = mem128[qd + 224]
+%line 1281+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1282+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a6 += x1
+%line 1283+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm1
+; x0 = mem32[pb + 56]
+%line 1284+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 56]
+; x0 = shuffle32(x0, 0)
+%line 1285+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
 %line 1286+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r8 + 32], xmm0
-; mem128[qd + 176] = x3
+	movdqu xmm1, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
 %line 1287+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r8 + 176], xmm2
-; 8x x4 = x1 - x2
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
 %line 1288+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm3, xmm1
-; x5 = mem128[qb + 32]
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 32]
 %line 1289+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm1, [r9 + 32]
-; 8x x5 = x5 - x0
+; 4x x1 = maddwd(x1, x0)
 %line 1290+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
 %line 1291+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm3
-; mem128[qd + 80] = x5
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 48]
 %line 1292+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r8 + 80], xmm1
-; x5 = mem128[qb + 80]
-%line 1293+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 80]
-; 8x x5 = x5 - x3
-%line 1294+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1295+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm3
-; mem128[qd + 128] = x5
-%line 1296+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r8 + 128], xmm0
-; pa = pa + 288
-%line 1297+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r11, 288
-; pb = pb + 192
-%line 1298+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r8, 192
-; i0 = i0 - 1
-%line 1299+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub rax, 1
-; =? i0 - 0
-%line 1300+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp rax, 0
-; goto loop21 if !=
-%line 1301+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	jne .Lloop21
-; pa = w + 4608
-%line 1302+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, rsi
-	lea r8, [r11 + 4608]
-; pb = w + 86352
-%line 1303+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r11 + 86352]
-; i0 = 54
-%line 1304+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rsi, r11
-	mov r10, 54
-	mov r11, r9
-	mov rax, r10
-align 32
-.Lloop22:
-; qb = pa + 192
-%line 1307+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r8 + 192]
-; qc = pa + 384
-%line 1308+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r10, [r8 + 384]
-; x0 = mem128[qa]
-%line 1310+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8]
-; x1 = mem128[qa + 96]
-%line 1311+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r8 + 96]
-; x2 = mem128[qc]
-%line 1312+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r10]
-; x3 = mem128[qc + 96]
-%line 1313+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 96]
-; mem128[qd] = x0
-%line 1314+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11], xmm0
-; mem128[qd + 288] = x3
-%line 1315+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 288], xmm2
-; 8x x4 = x1 - x2
-%line 1316+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm3, xmm1
-; x5 = mem128[qb]
-%line 1317+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9]
-; 8x x5 = x5 - x0
-%line 1318+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1319+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm3
-; mem128[qd + 96] = x5
-%line 1320+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 96], xmm1
-; x5 = mem128[qb + 96]
-%line 1321+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 96]
-; 8x x5 = x5 - x3
-%line 1322+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1323+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm3
-; mem128[qd + 192] = x5
-%line 1324+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 192], xmm0
-; x0 = mem128[qa + 16]
-%line 1325+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 16]
-; x1 = mem128[qa + 112]
-%line 1326+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r8 + 112]
-; x2 = mem128[qc + 16]
-%line 1327+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r10 + 16]
-; x3 = mem128[qc + 112]
-%line 1328+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 112]
-; mem128[qd + 16] = x0
-%line 1329+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 16], xmm0
-; mem128[qd + 304] = x3
-%line 1330+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 304], xmm2
-; 8x x4 = x1 - x2
-%line 1331+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm3, xmm1
-; x5 = mem128[qb + 16]
-%line 1332+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 16]
-; 8x x5 = x5 - x0
-%line 1333+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1334+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm3
-; mem128[qd + 112] = x5
-%line 1335+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 112], xmm1
-; x5 = mem128[qb + 112]
-%line 1336+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 112]
-; 8x x5 = x5 - x3
-%line 1337+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1338+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm3
-; mem128[qd + 208] = x5
-%line 1339+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 208], xmm0
-; x0 = mem128[qa + 32]
-%line 1340+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 32]
-; x1 = mem128[qa + 128]
-%line 1341+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r8 + 128]
-; x2 = mem128[qc + 32]
-%line 1342+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r10 + 32]
-; x3 = mem128[qc + 128]
-%line 1343+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 128]
-; mem128[qd + 32] = x0
-%line 1344+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 32], xmm0
-; mem128[qd + 320] = x3
-%line 1345+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 320], xmm2
-; 8x x4 = x1 - x2
-%line 1346+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm3, xmm1
-; x5 = mem128[qb + 32]
-%line 1347+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 32]
-; 8x x5 = x5 - x0
-%line 1348+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1349+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm3
-; mem128[qd + 128] = x5
-%line 1350+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 128], xmm1
-; x5 = mem128[qb + 128]
-%line 1351+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 128]
-; 8x x5 = x5 - x3
-%line 1352+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1353+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm3
-; mem128[qd + 224] = x5
-%line 1354+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 224], xmm0
-; x0 = mem128[qa + 48]
-%line 1355+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 48]
-; x1 = mem128[qa + 144]
-%line 1356+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r8 + 144]
-; x2 = mem128[qc + 48]
-%line 1357+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r10 + 48]
-; x3 = mem128[qc + 144]
-%line 1358+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 144]
-; mem128[qd + 48] = x0
-%line 1359+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 48], xmm0
-; mem128[qd + 336] = x3
-%line 1360+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 336], xmm2
-; 8x x4 = x1 - x2
-%line 1361+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm3, xmm1
-; x5 = mem128[qb + 48]
-%line 1362+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm1, [r9 + 48]
-; 8x x5 = x5 - x0
-%line 1363+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1364+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm3
-; mem128[qd + 144] = x5
-%line 1365+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 144], xmm1
-; x5 = mem128[qb + 144]
-%line 1366+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 144]
-; 8x x5 = x5 - x3
-%line 1367+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1368+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm3
-; mem128[qd + 240] = x5
-%line 1369+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 240], xmm0
-; x0 = mem128[qa + 64]
-%line 1370+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 64]
-; x1 = mem128[qa + 160]
-%line 1371+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r8 + 160]
-; x2 = mem128[qc + 64]
-%line 1372+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r10 + 64]
-; x3 = mem128[qc + 160]
-%line 1373+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 160]
-; mem128[qd + 64] = x0
-%line 1374+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 64], xmm0
-; mem128[qd + 352] = x3
-%line 1375+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 352], xmm2
-; 8x x4 = x1 - x2
-%line 1376+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm3, xmm1
-; x5 = mem128[qb + 64]
-%line 1377+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+; 4x x1 = maddwd(x1, x0)
+%line 1293+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 1294+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 64]
+%line 1295+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm1, [r9 + 64]
-; 8x x5 = x5 - x0
-%line 1378+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1379+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm3
-; mem128[qd + 160] = x5
-%line 1380+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 160], xmm1
-; x5 = mem128[qb + 160]
-%line 1381+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 160]
-; 8x x5 = x5 - x3
-%line 1382+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1383+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm3
-; mem128[qd + 256] = x5
-%line 1384+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 256], xmm0
-; x0 = mem128[qa + 80]
-%line 1385+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 80]
-; x1 = mem128[qa + 176]
-%line 1386+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r8 + 176]
-; x2 = mem128[qc + 80]
-%line 1387+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r10 + 80]
-; x3 = mem128[qc + 176]
-%line 1388+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 176]
-; mem128[qd + 80] = x0
-%line 1389+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 80], xmm0
-; mem128[qd + 368] = x3
-%line 1390+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 368], xmm2
-; 8x x4 = x1 - x2
-%line 1391+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm3, xmm1
-; x5 = mem128[qb + 80]
-%line 1392+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+; 4x x1 = maddwd(x1, x0)
+%line 1296+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 1297+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm1
+; x1 = mem128[qd + 80]
+%line 1298+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm1, [r9 + 80]
-; 8x x5 = x5 - x0
-%line 1393+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1394+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm3
-; mem128[qd + 176] = x5
-%line 1395+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 176], xmm1
-; x5 = mem128[qb + 176]
-%line 1396+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+; 4x x1 = maddwd(x1, x0)
+%line 1299+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a5 += x1
+%line 1300+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm1
+; x1 = mem128[qd + 96]
+%line 1301+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 1302+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a6 += x1
+%line 1303+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm1
+; a7 = mem128[qd + 112]
+%line 1304+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm9, [r9 + 112]
+; 4x a7 = maddwd(a7, x0)
+%line 1305+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm9, xmm0
+; x0 = mem32[pb + 60]
+%line 1306+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 60]
+; x0 = shuffle32(x0, 0)
+%line 1307+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 128]
+%line 1308+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 1309+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 1310+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 144]
+%line 1311+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 144]
+; 4x x1 = maddwd(x1, x0)
+%line 1312+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 1313+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 160]
+%line 1314+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1315+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 1316+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 176]
+%line 1317+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1318+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 1319+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm1
+; x1 = mem128[qd + 192]
+%line 1320+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1321+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a5 += x1
+%line 1322+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm1
+; x1 = mem128[qd + 208]
+%line 1323+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1324+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a6 += x1
+%line 1325+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm1
+; x1 = mem128[qd + 224]
+%line 1326+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1327+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a7 += x1
+%line 1328+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm1
+; x0 = mem32[pb + 64]
+%line 1329+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 64]
+; x0 = shuffle32(x0, 0)
+%line 1330+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 1331+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 1332+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 1333+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 32]
+%line 1334+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 1335+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 1336+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 48]
+%line 1337+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 1338+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 1339+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm1
+; x1 = mem128[qd + 64]
+%line 1340+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 1341+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a5 += x1
+%line 1342+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm1
+; x1 = mem128[qd + 80]
+%line 1343+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 1344+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a6 += x1
+%line 1345+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm1
+; x1 = mem128[qd + 96]
+%line 1346+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 1347+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a7 += x1
+%line 1348+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm1
+; a8 = mem128[qd + 112]
+%line 1349+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 112]
+; 4x a8 = maddwd(a8, x0)
+%line 1350+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; x0 = mem32[pb + 68]
+%line 1351+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 68]
+; x0 = shuffle32(x0, 0)
+%line 1352+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm10, xmm0, 0
+; x1 = mem128[qd + 128]
+%line 1353+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 1354+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a2 += x1
+%line 1355+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm3, xmm0
+; x1 = mem128[qd + 144]
+%line 1356+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 144]
+; 4x x1 = maddwd(x1, x0)
+%line 1357+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a3 += x1
+%line 1358+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm5, xmm0
+; x1 = mem128[qd + 160]
+%line 1359+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1360+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a4 += x1
+%line 1361+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm0
+; x1 = mem128[qd + 176]
+%line 1362+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r9 + 176]
-; 8x x5 = x5 - x3
+; 4x x1 = maddwd(x1, x0)
+%line 1363+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a5 += x1
+%line 1364+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 192]
+%line 1365+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1366+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a6 += x1
+%line 1367+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 208]
+%line 1368+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1369+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a7 += x1
+%line 1370+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm0
+; x1 = mem128[qd + 224]
+%line 1371+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1372+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a8 += x1
+%line 1373+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm1, xmm0
+; x0 = mem32[pb + 72]
+%line 1374+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 72]
+; x0 = shuffle32(x0, 0)
+%line 1375+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm10, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 1376+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 1377+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a3 += x1
+%line 1378+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm5, xmm0
+; x1 = mem128[qd + 32]
+%line 1379+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 1380+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a4 += x1
+%line 1381+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm0
+; x1 = mem128[qd + 48]
+%line 1382+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 1383+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a5 += x1
+%line 1384+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 64]
+%line 1385+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 1386+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a6 += x1
+%line 1387+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 80]
+%line 1388+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 1389+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a7 += x1
+%line 1390+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm0
+; x1 = mem128[qd + 96]
+%line 1391+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 1392+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a8 += x1
+%line 1393+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm1, xmm0
+; a9 = mem128[qd + 112]
+%line 1394+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm11, [r9 + 112]
+; 4x a9 = maddwd(a9, x0)
+%line 1395+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm11, xmm10
+; x0 = mem32[pb + 76]
+%line 1396+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 76]
+; x0 = shuffle32(x0, 0)
 %line 1397+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
+	pshufd xmm10, xmm0, 0
+; x1 = mem128[qd + 128]
 %line 1398+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm3
-; mem128[qd + 272] = x5
+	movdqu xmm0, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
 %line 1399+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 272], xmm0
-; pa = pa + 576
+	pmaddwd xmm0, xmm10
+; 4x a3 += x1
 %line 1400+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r8, 576
-; pb = pb + 384
+	paddd xmm5, xmm0
+; x1 = mem128[qd + 144]
 %line 1401+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r11, 384
-; i0 = i0 - 1
+	movdqu xmm0, [r9 + 144]
+; 4x x1 = maddwd(x1, x0)
 %line 1402+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub rax, 1
-; =? i0 - 0
+	pmaddwd xmm0, xmm10
+; 4x a4 += x1
 %line 1403+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp rax, 0
-; goto loop22 if !=
+	paddd xmm7, xmm0
+; x1 = mem128[qd + 160]
 %line 1404+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	jne .Lloop22
-; pa = w + 86352
+	movdqu xmm0, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
 %line 1405+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, rsi
-	lea r9, [r11 + 86352]
-; pb = w + 4608
+	pmaddwd xmm0, xmm10
+; 4x a5 += x1
 %line 1406+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea rsi, [r11 + 4608]
-; i0 = 18
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 176]
 %line 1407+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r8, 18
-align 32
-.Lloop23:
-; qa = pa
+	movdqu xmm0, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1408+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a6 += x1
 %line 1409+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rbx, r8
-	mov rax, r11
-; qb = pa + 384
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 192]
 %line 1410+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1411+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a7 += x1
+%line 1412+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm0
+; x1 = mem128[qd + 208]
+%line 1413+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1414+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a8 += x1
+%line 1415+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm1, xmm0
+; x1 = mem128[qd + 224]
+%line 1416+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1417+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a9 += x1
+%line 1418+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm11, xmm0
+; x0 = mem32[pb + 80]
+%line 1419+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 80]
+; x0 = shuffle32(x0, 0)
+%line 1420+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm10, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 1421+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 1422+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a4 += x1
+%line 1423+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm0
+; x1 = mem128[qd + 32]
+%line 1424+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 1425+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a5 += x1
+%line 1426+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 48]
+%line 1427+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 1428+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a6 += x1
+%line 1429+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 64]
+%line 1430+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 1431+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a7 += x1
+%line 1432+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm0
+; x1 = mem128[qd + 80]
+%line 1433+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 1434+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a8 += x1
+%line 1435+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm1, xmm0
+; x1 = mem128[qd + 96]
+%line 1436+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 1437+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a9 += x1
+%line 1438+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm11, xmm0
+; a10 = mem128[qd + 112]
+%line 1439+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm12, [r9 + 112]
+; 4x a10 = maddwd(a10, x0)
+%line 1440+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm12, xmm10
+; x0 = mem32[pb + 84]
+%line 1441+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 84]
+; x0 = shuffle32(x0, 0)
+%line 1442+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm10, xmm0, 0
+; x1 = mem128[qd + 128]
+%line 1443+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 1444+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a4 += x1
+%line 1445+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm0
+; x1 = mem128[qd + 144]
+%line 1446+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 144]
+; 4x x1 = maddwd(x1, x0)
+%line 1447+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a5 += x1
+%line 1448+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 160]
+%line 1449+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1450+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a6 += x1
+%line 1451+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 176]
+%line 1452+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1453+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a7 += x1
+%line 1454+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm0
+; x1 = mem128[qd + 192]
+%line 1455+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1456+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a8 += x1
+%line 1457+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm1, xmm0
+; x1 = mem128[qd + 208]
+%line 1458+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1459+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a9 += x1
+%line 1460+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm11, xmm0
+; x1 = mem128[qd + 224]
+%line 1461+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1462+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a10 += x1
+%line 1463+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm12, xmm0
+; x0 = mem32[pb + 88]
+%line 1464+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 88]
+; x0 = shuffle32(x0, 0)
+%line 1465+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm10, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 1466+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 1467+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a5 += x1
+%line 1468+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 32]
+%line 1469+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 1470+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a6 += x1
+%line 1471+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 48]
+%line 1472+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 1473+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a7 += x1
+%line 1474+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm0
+; x1 = mem128[qd + 64]
+%line 1475+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 1476+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a8 += x1
+%line 1477+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm1, xmm0
+; x1 = mem128[qd + 80]
+%line 1478+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 1479+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a9 += x1
+%line 1480+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm11, xmm0
+; x1 = mem128[qd + 96]
+%line 1481+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 1482+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a10 += x1
+%line 1483+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm12, xmm0
+; a11 = mem128[qd + 112]
+%line 1484+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm13, [r9 + 112]
+; 4x a11 = maddwd(a11, x0)
+%line 1485+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm13, xmm10
+; x0 = mem32[pb + 92]
+%line 1486+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 92]
+; x0 = shuffle32(x0, 0)
+%line 1487+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm10, xmm0, 0
+; x1 = mem128[qd + 128]
+%line 1488+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 1489+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a5 += x1
+%line 1490+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 144]
+%line 1491+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 144]
+; 4x x1 = maddwd(x1, x0)
+%line 1492+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a6 += x1
+%line 1493+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 160]
+%line 1494+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1495+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a7 += x1
+%line 1496+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm0
+; x1 = mem128[qd + 176]
+%line 1497+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1498+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a8 += x1
+%line 1499+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm1, xmm0
+; x1 = mem128[qd + 192]
+%line 1500+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1501+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a9 += x1
+%line 1502+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm11, xmm0
+; x1 = mem128[qd + 208]
+%line 1503+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1504+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a10 += x1
+%line 1505+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm12, xmm0
+; x1 = mem128[qd + 224]
+%line 1506+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1507+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a11 += x1
+%line 1508+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm13, xmm0
+; mem128[qa + 192] = a0
+%line 1509+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 192], xmm2
+; mem128[qa + 208] = a1
+%line 1510+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 208], xmm4
+; mem128[qa + 224] = a2
+%line 1511+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 224], xmm3
+; mem128[qa + 240] = a3
+%line 1512+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 240], xmm5
+; mem128[qa + 256] = a4
+%line 1513+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 256], xmm7
+; mem128[qa + 272] = a5
+%line 1514+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 272], xmm6
+; mem128[qa + 288] = a6
+%line 1515+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 288], xmm8
+; mem128[qa + 304] = a7
+%line 1516+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 304], xmm9
+; mem128[qa + 320] = a8
+%line 1517+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 320], xmm1
+; mem128[qa + 336] = a9
+%line 1518+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 336], xmm11
+; mem128[qa + 352] = a10
+%line 1519+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 352], xmm12
+; mem128[qa + 368] = a11
+%line 1520+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 368], xmm13
+; x0 = mem128[pa + 232]
+%line 1521+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 232]
+; x1 = mem128[pa + 230]
+%line 1522+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r11 + 230]
+; x2 = x0
+%line 1523+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1524+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1525+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpckhwd xmm2, xmm1
+; mem128[qd] = x0
+%line 1526+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9], xmm0
+; mem128[qd + 16] = x2
+%line 1527+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 16], xmm2
+; x0 = mem128[pa + 236]
+%line 1528+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 236]
+; x1 = mem128[pa + 234]
+%line 1529+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r11 + 234]
+; x2 = x0
+%line 1530+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1531+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1532+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 128] = x0
+%line 1533+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 128], xmm0
+; mem128[qd + 144] = x2
+%line 1534+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 144], xmm2
+; x0 = mem128[pa + 248]
+%line 1535+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 248]
+; x1 = mem128[pa + 246]
+%line 1536+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r11 + 246]
+; x2 = x0
+%line 1537+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1538+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1539+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 32] = x0
+%line 1540+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 32], xmm0
+; mem128[qd + 48] = x2
+%line 1541+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 48], xmm2
+; x0 = mem128[pa + 252]
+%line 1542+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 252]
+; x1 = mem128[pa + 250]
+%line 1543+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r11 + 250]
+; x2 = x0
+%line 1544+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1545+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1546+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 160] = x0
+%line 1547+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 160], xmm0
+; mem128[qd + 176] = x2
+%line 1548+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 176], xmm2
+; x0 = mem128[pa + 264]
+%line 1549+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 264]
+; x1 = mem128[pa + 262]
+%line 1550+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r11 + 262]
+; x2 = x0
+%line 1551+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1552+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1553+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 64] = x0
+%line 1554+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 64], xmm0
+; mem128[qd + 80] = x2
+%line 1555+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 80], xmm2
+; x0 = mem128[pa + 268]
+%line 1556+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 268]
+; x1 = mem128[pa + 266]
+%line 1557+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r11 + 266]
+; x2 = x0
+%line 1558+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1559+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1560+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 192] = x0
+%line 1561+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 192], xmm0
+; mem128[qd + 208] = x2
+%line 1562+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 208], xmm2
+; x0 = mem128[pa + 280]
+%line 1563+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 280]
+; x1 = mem128[pa + 278]
+%line 1564+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r11 + 278]
+; x2 = x0
+%line 1565+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1566+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1567+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 96] = x0
+%line 1568+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 96], xmm0
+; mem128[qd + 112] = x2
+%line 1569+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 112], xmm2
+; x0 = mem128[pa + 284]
+%line 1570+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 284]
+; x1 = mem128[pa + 282]
+%line 1571+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r11 + 282]
+; x2 = x0
+%line 1572+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1573+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1574+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 224] = x0
+%line 1575+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 224], xmm0
+; mem128[qd + 240] = x2
+%line 1576+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r9 + 240], xmm2
+; x0 = mem32[pb + 96]
+%line 1577+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 96]
+; x0 = shuffle32(x0, 0)
+%line 1578+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm0, xmm0, 0
+; a0 = mem128[qd + 16]
+%line 1579+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r9 + 16]
+; 4x a0 = maddwd(a0, x0)
+%line 1580+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm2, xmm0
+; a1 = mem128[qd + 32]
+%line 1581+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm4, [r9 + 32]
+; 4x a1 = maddwd(a1, x0)
+%line 1582+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm4, xmm0
+; a2 = mem128[qd + 48]
+%line 1583+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [r9 + 48]
+; 4x a2 = maddwd(a2, x0)
+%line 1584+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm3, xmm0
+; a3 = mem128[qd + 64]
+%line 1585+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm5, [r9 + 64]
+; 4x a3 = maddwd(a3, x0)
+%line 1586+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm5, xmm0
+; a4 = mem128[qd + 80]
+%line 1587+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm7, [r9 + 80]
+; 4x a4 = maddwd(a4, x0)
+%line 1588+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm7, xmm0
+; a5 = mem128[qd + 96]
+%line 1589+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm6, [r9 + 96]
+; 4x a5 = maddwd(a5, x0)
+%line 1590+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm6, xmm0
+; a6 = mem128[qd + 112]
+%line 1591+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm8, [r9 + 112]
+; 4x a6 = maddwd(a6, x0)
+%line 1592+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm8, xmm0
+; x0 = mem32[pb + 100]
+%line 1593+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 100]
+; x0 = shuffle32(x0, 0)
+%line 1594+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 128]
+%line 1595+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 1596+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 1597+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 144]
+%line 1598+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 144]
+; 4x x1 = maddwd(x1, x0)
+%line 1599+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 1600+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 160]
+%line 1601+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1602+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 1603+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 176]
+%line 1604+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1605+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 1606+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 192]
+%line 1607+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1608+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 1609+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm1
+; x1 = mem128[qd + 208]
+%line 1610+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1611+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a5 += x1
+%line 1612+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm1
+; x1 = mem128[qd + 224]
+%line 1613+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1614+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a6 += x1
+%line 1615+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm1
+; x0 = mem32[pb + 104]
+%line 1616+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 104]
+; x0 = shuffle32(x0, 0)
+%line 1617+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 1618+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 1619+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 1620+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 32]
+%line 1621+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 1622+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 1623+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 48]
+%line 1624+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 1625+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 1626+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 64]
+%line 1627+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 1628+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 1629+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm1
+; x1 = mem128[qd + 80]
+%line 1630+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 1631+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a5 += x1
+%line 1632+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm1
+; x1 = mem128[qd + 96]
+%line 1633+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 1634+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a6 += x1
+%line 1635+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm1
+; a7 = mem128[qd + 112]
+%line 1636+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm9, [r9 + 112]
+; 4x a7 = maddwd(a7, x0)
+%line 1637+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm9, xmm0
+; x0 = mem32[pb + 108]
+%line 1638+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 108]
+; x0 = shuffle32(x0, 0)
+%line 1639+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 128]
+%line 1640+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 1641+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 1642+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 144]
+%line 1643+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 144]
+; 4x x1 = maddwd(x1, x0)
+%line 1644+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 1645+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 160]
+%line 1646+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1647+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 1648+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 176]
+%line 1649+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1650+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 1651+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm1
+; x1 = mem128[qd + 192]
+%line 1652+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1653+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a5 += x1
+%line 1654+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm1
+; x1 = mem128[qd + 208]
+%line 1655+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1656+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a6 += x1
+%line 1657+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm1
+; x1 = mem128[qd + 224]
+%line 1658+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1659+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a7 += x1
+%line 1660+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm1
+; x0 = mem32[pb + 112]
+%line 1661+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 112]
+; x0 = shuffle32(x0, 0)
+%line 1662+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 1663+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 1664+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 1665+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 32]
+%line 1666+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 1667+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 1668+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 48]
+%line 1669+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 1670+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 1671+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm1
+; x1 = mem128[qd + 64]
+%line 1672+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 1673+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a5 += x1
+%line 1674+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm1
+; x1 = mem128[qd + 80]
+%line 1675+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 1676+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a6 += x1
+%line 1677+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm1
+; x1 = mem128[qd + 96]
+%line 1678+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 1679+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; 4x a7 += x1
+%line 1680+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm1
+; a8 = mem128[qd + 112]
+%line 1681+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 112]
+; 4x a8 = maddwd(a8, x0)
+%line 1682+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm1, xmm0
+; x0 = mem32[pb + 116]
+%line 1683+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 116]
+; x0 = shuffle32(x0, 0)
+%line 1684+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm10, xmm0, 0
+; x1 = mem128[qd + 128]
+%line 1685+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 1686+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a2 += x1
+%line 1687+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm3, xmm0
+; x1 = mem128[qd + 144]
+%line 1688+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 144]
+; 4x x1 = maddwd(x1, x0)
+%line 1689+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a3 += x1
+%line 1690+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm5, xmm0
+; x1 = mem128[qd + 160]
+%line 1691+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1692+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a4 += x1
+%line 1693+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm0
+; x1 = mem128[qd + 176]
+%line 1694+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1695+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a5 += x1
+%line 1696+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 192]
+%line 1697+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1698+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a6 += x1
+%line 1699+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 208]
+%line 1700+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1701+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a7 += x1
+%line 1702+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm0
+; x1 = mem128[qd + 224]
+%line 1703+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1704+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a8 += x1
+%line 1705+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm1, xmm0
+; x0 = mem32[pb + 120]
+%line 1706+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 120]
+; x0 = shuffle32(x0, 0)
+%line 1707+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm10, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 1708+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 1709+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a3 += x1
+%line 1710+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm5, xmm0
+; x1 = mem128[qd + 32]
+%line 1711+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 1712+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a4 += x1
+%line 1713+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm0
+; x1 = mem128[qd + 48]
+%line 1714+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 1715+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a5 += x1
+%line 1716+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 64]
+%line 1717+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 1718+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a6 += x1
+%line 1719+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 80]
+%line 1720+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 1721+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a7 += x1
+%line 1722+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm0
+; x1 = mem128[qd + 96]
+%line 1723+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 1724+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a8 += x1
+%line 1725+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm1, xmm0
+; a9 = mem128[qd + 112]
+%line 1726+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm11, [r9 + 112]
+; 4x a9 = maddwd(a9, x0)
+%line 1727+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm11, xmm10
+; x0 = mem32[pb + 124]
+%line 1728+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 124]
+; x0 = shuffle32(x0, 0)
+%line 1729+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm10, xmm0, 0
+; x1 = mem128[qd + 128]
+%line 1730+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 1731+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a3 += x1
+%line 1732+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm5, xmm0
+; x1 = mem128[qd + 144]
+%line 1733+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 144]
+; 4x x1 = maddwd(x1, x0)
+%line 1734+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a4 += x1
+%line 1735+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm0
+; x1 = mem128[qd + 160]
+%line 1736+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1737+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a5 += x1
+%line 1738+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 176]
+%line 1739+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1740+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a6 += x1
+%line 1741+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 192]
+%line 1742+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1743+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a7 += x1
+%line 1744+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm0
+; x1 = mem128[qd + 208]
+%line 1745+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1746+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a8 += x1
+%line 1747+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm1, xmm0
+; x1 = mem128[qd + 224]
+%line 1748+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1749+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a9 += x1
+%line 1750+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm11, xmm0
+; x0 = mem32[pb + 128]
+%line 1751+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 128]
+; x0 = shuffle32(x0, 0)
+%line 1752+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm10, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 1753+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 1754+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a4 += x1
+%line 1755+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm0
+; x1 = mem128[qd + 32]
+%line 1756+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 1757+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a5 += x1
+%line 1758+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 48]
+%line 1759+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 1760+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a6 += x1
+%line 1761+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 64]
+%line 1762+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 1763+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a7 += x1
+%line 1764+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm0
+; x1 = mem128[qd + 80]
+%line 1765+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 1766+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a8 += x1
+%line 1767+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm1, xmm0
+; x1 = mem128[qd + 96]
+%line 1768+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 1769+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a9 += x1
+%line 1770+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm11, xmm0
+; a10 = mem128[qd + 112]
+%line 1771+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm12, [r9 + 112]
+; 4x a10 = maddwd(a10, x0)
+%line 1772+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm12, xmm10
+; x0 = mem32[pb + 132]
+%line 1773+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 132]
+; x0 = shuffle32(x0, 0)
+%line 1774+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm10, xmm0, 0
+; x1 = mem128[qd + 128]
+%line 1775+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 1776+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a4 += x1
+%line 1777+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm0
+; x1 = mem128[qd + 144]
+%line 1778+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 144]
+; 4x x1 = maddwd(x1, x0)
+%line 1779+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a5 += x1
+%line 1780+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 160]
+%line 1781+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1782+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a6 += x1
+%line 1783+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 176]
+%line 1784+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1785+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a7 += x1
+%line 1786+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm0
+; x1 = mem128[qd + 192]
+%line 1787+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1788+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a8 += x1
+%line 1789+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm1, xmm0
+; x1 = mem128[qd + 208]
+%line 1790+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1791+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a9 += x1
+%line 1792+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm11, xmm0
+; x1 = mem128[qd + 224]
+%line 1793+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1794+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a10 += x1
+%line 1795+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm12, xmm0
+; x0 = mem32[pb + 136]
+%line 1796+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 136]
+; x0 = shuffle32(x0, 0)
+%line 1797+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm10, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 1798+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 1799+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a5 += x1
+%line 1800+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 32]
+%line 1801+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 1802+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a6 += x1
+%line 1803+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 48]
+%line 1804+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 1805+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a7 += x1
+%line 1806+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm0
+; x1 = mem128[qd + 64]
+%line 1807+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 1808+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a8 += x1
+%line 1809+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm1, xmm0
+; x1 = mem128[qd + 80]
+%line 1810+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 1811+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a9 += x1
+%line 1812+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm11, xmm0
+; x1 = mem128[qd + 96]
+%line 1813+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 1814+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a10 += x1
+%line 1815+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm12, xmm0
+; a11 = mem128[qd + 112]
+%line 1816+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm13, [r9 + 112]
+; 4x a11 = maddwd(a11, x0)
+%line 1817+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm13, xmm10
+; x0 = mem32[pb + 140]
+%line 1818+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movd xmm0, [rsi + 140]
+; x0 = shuffle32(x0, 0)
+%line 1819+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pshufd xmm10, xmm0, 0
+; x1 = mem128[qd + 128]
+%line 1820+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 1821+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a5 += x1
+%line 1822+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 144]
+%line 1823+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 144]
+; 4x x1 = maddwd(x1, x0)
+%line 1824+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a6 += x1
+%line 1825+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 160]
+%line 1826+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1827+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a7 += x1
+%line 1828+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm9, xmm0
+; x1 = mem128[qd + 176]
+%line 1829+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1830+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a8 += x1
+%line 1831+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm1, xmm0
+; x1 = mem128[qd + 192]
+%line 1832+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1833+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a9 += x1
+%line 1834+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm11, xmm0
+; x1 = mem128[qd + 208]
+%line 1835+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1836+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a10 += x1
+%line 1837+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm12, xmm0
+; x1 = mem128[qd + 224]
+%line 1838+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1839+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmaddwd xmm0, xmm10
+; 4x a11 += x1
+%line 1840+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm13, xmm0
+; mem128[qa + 384] = a0
+%line 1841+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 384], xmm2
+; mem128[qa + 400] = a1
+%line 1842+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 400], xmm4
+; mem128[qa + 416] = a2
+%line 1843+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 416], xmm3
+; mem128[qa + 432] = a3
+%line 1844+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 432], xmm5
+; mem128[qa + 448] = a4
+%line 1845+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 448], xmm7
+; mem128[qa + 464] = a5
+%line 1846+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 464], xmm6
+; mem128[qa + 480] = a6
+%line 1847+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 480], xmm8
+; mem128[qa + 496] = a7
+%line 1848+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 496], xmm9
+; mem128[qa + 512] = a8
+%line 1849+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 512], xmm1
+; mem128[qa + 528] = a9
+%line 1850+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 528], xmm11
+; mem128[qa + 544] = a10
+%line 1851+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 544], xmm12
+; mem128[qa + 560] = a11
+%line 1852+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rax + 560], xmm13
+; x0 = mem128[qa]
+%line 1853+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [rax]
+; x1 = mem128[qa + 96]
+%line 1854+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [rax + 96]
+; x2 = mem128[qa + 384]
+%line 1855+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rax + 384]
+; x3 = mem128[qa + 480]
+%line 1856+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [rax + 480]
+; mem128[pc] = x0
+%line 1857+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r8], xmm1
+; mem128[pc + 288] = x3
+%line 1858+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r8 + 288], xmm3
+; 4x x1 -= x2
+%line 1859+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm2, xmm0
+; x5 = mem128[qa + 192]
+%line 1860+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rax + 192]
+; 4x x5 -= x0
+%line 1861+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm1
+; 4x x5 += x1
+%line 1862+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm0, xmm2
+; mem128[pc + 96] = x5
+%line 1863+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r8 + 96], xmm0
+; x5 = mem128[qa + 288]
+%line 1864+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rax + 288]
+; 4x x5 -= x3
+%line 1865+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 1866+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm2
+; mem128[pc + 192] = x5
+%line 1867+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r8 + 192], xmm0
+; x0 = mem128[qa + 16]
+%line 1868+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rax + 16]
+; x1 = mem128[qa + 112]
+%line 1869+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [rax + 112]
+; x2 = mem128[qa + 400]
+%line 1870+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [rax + 400]
+; x3 = mem128[qa + 496]
+%line 1871+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [rax + 496]
+; mem128[pc + 16] = x0
+%line 1872+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r8 + 16], xmm0
+; mem128[pc + 304] = x3
+%line 1873+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r8 + 304], xmm3
+; 4x x1 -= x2
+%line 1874+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm1, xmm2
+; x5 = mem128[qa + 208]
+%line 1875+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [rax + 208]
+; 4x x5 -= x0
+%line 1876+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 1877+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm2, xmm1
+; mem128[pc + 112] = x5
+%line 1878+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r8 + 112], xmm2
+; x5 = mem128[qa + 304]
+%line 1879+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rax + 304]
+; 4x x5 -= x3
+%line 1880+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 1881+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm1
+; mem128[pc + 208] = x5
+%line 1882+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r8 + 208], xmm0
+; x0 = mem128[qa + 32]
+%line 1883+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rax + 32]
+; x1 = mem128[qa + 128]
+%line 1884+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [rax + 128]
+; x2 = mem128[qa + 416]
+%line 1885+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [rax + 416]
+; x3 = mem128[qa + 512]
+%line 1886+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [rax + 512]
+; mem128[pc + 32] = x0
+%line 1887+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r8 + 32], xmm0
+; mem128[pc + 320] = x3
+%line 1888+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r8 + 320], xmm3
+; 4x x1 -= x2
+%line 1889+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm1, xmm2
+; x5 = mem128[qa + 224]
+%line 1890+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [rax + 224]
+; 4x x5 -= x0
+%line 1891+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 1892+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm2, xmm1
+; mem128[pc + 128] = x5
+%line 1893+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r8 + 128], xmm2
+; x5 = mem128[qa + 320]
+%line 1894+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rax + 320]
+; 4x x5 -= x3
+%line 1895+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 1896+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm1
+; mem128[pc + 224] = x5
+%line 1897+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r8 + 224], xmm0
+; x0 = mem128[qa + 48]
+%line 1898+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rax + 48]
+; x1 = mem128[qa + 144]
+%line 1899+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [rax + 144]
+; x2 = mem128[qa + 432]
+%line 1900+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [rax + 432]
+; x3 = mem128[qa + 528]
+%line 1901+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [rax + 528]
+; mem128[pc + 48] = x0
+%line 1902+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r8 + 48], xmm0
+; mem128[pc + 336] = x3
+%line 1903+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r8 + 336], xmm3
+; 4x x1 -= x2
+%line 1904+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm1, xmm2
+; x5 = mem128[qa + 240]
+%line 1905+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [rax + 240]
+; 4x x5 -= x0
+%line 1906+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 1907+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm2, xmm1
+; mem128[pc + 144] = x5
+%line 1908+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r8 + 144], xmm2
+; x5 = mem128[qa + 336]
+%line 1909+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rax + 336]
+; 4x x5 -= x3
+%line 1910+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 1911+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm1
+; mem128[pc + 240] = x5
+%line 1912+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r8 + 240], xmm0
+; x0 = mem128[qa + 64]
+%line 1913+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rax + 64]
+; x1 = mem128[qa + 160]
+%line 1914+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [rax + 160]
+; x2 = mem128[qa + 448]
+%line 1915+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [rax + 448]
+; x3 = mem128[qa + 544]
+%line 1916+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [rax + 544]
+; mem128[pc + 64] = x0
+%line 1917+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r8 + 64], xmm0
+; mem128[pc + 352] = x3
+%line 1918+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r8 + 352], xmm3
+; 4x x1 -= x2
+%line 1919+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm1, xmm2
+; x5 = mem128[qa + 256]
+%line 1920+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [rax + 256]
+; 4x x5 -= x0
+%line 1921+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 1922+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm2, xmm1
+; mem128[pc + 160] = x5
+%line 1923+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r8 + 160], xmm2
+; x5 = mem128[qa + 352]
+%line 1924+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rax + 352]
+; 4x x5 -= x3
+%line 1925+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 1926+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm1
+; mem128[pc + 256] = x5
+%line 1927+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r8 + 256], xmm0
+; x0 = mem128[qa + 80]
+%line 1928+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rax + 80]
+; x1 = mem128[qa + 176]
+%line 1929+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [rax + 176]
+; x2 = mem128[qa + 464]
+%line 1930+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [rax + 464]
+; x3 = mem128[qa + 560]
+%line 1931+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [rax + 560]
+; mem128[pc + 80] = x0
+%line 1932+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r8 + 80], xmm0
+; mem128[pc + 368] = x3
+%line 1933+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r8 + 368], xmm3
+; 4x x1 -= x2
+%line 1934+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm1, xmm2
+; x5 = mem128[qa + 272]
+%line 1935+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [rax + 272]
+; 4x x5 -= x0
+%line 1936+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 1937+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm2, xmm1
+; mem128[pc + 176] = x5
+%line 1938+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r8 + 176], xmm2
+; x5 = mem128[qa + 368]
+%line 1939+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rax + 368]
+; 4x x5 -= x3
+%line 1940+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 1941+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm1
+; mem128[pc + 272] = x5
+%line 1942+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r8 + 272], xmm0
+; pa = pa + 288
+%line 1943+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add r11, 288
+; pb = pb + 144
+%line 1944+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add rsi, 144
+; pc = pc + 384
+%line 1945+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add r8, 384
+; i0 = i0 - 1
+%line 1946+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	sub r10, 1
+; =? i0 - 0
+%line 1947+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	cmp r10, 0
+; goto loop19 if !=
+%line 1948+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	jne .Lloop19
+; pa = w + 86352
+%line 1949+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r10, rcx
+	lea r9, [r10 + 86352]
+; pb = w + 4608
+%line 1950+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r11, [r10 + 4608]
+; i0 = 27
+%line 1951+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r8, 27
+align 32
+.Lloop20:
+; qa = pa
+%line 1953+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov rbx, r8
+	mov rax, r10
+; qb = pa + 384
+%line 1954+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	lea r8, [r9 + 384]
 ; qc = pa + 768
-%line 1411+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 1955+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	lea r10, [r9 + 768]
 ; qd = pb
-%line 1412+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 1956+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov rcx, r9
 ; i1 = 3
-%line 1413+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rdx, rsi
-	mov r11, 3
+%line 1957+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov rdx, r11
+	mov rsi, 3
 align 32
-.Lloop24:
+.Lloop21:
 ; x0 = mem128[qa]
-%line 1415+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 1959+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r9]
 ; x1 = mem128[qa + 192]
-%line 1416+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r9 + 192]
+%line 1960+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 192]
 ; x2 = mem128[qc]
-%line 1417+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r10]
+%line 1961+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r10]
 ; x3 = mem128[qc + 192]
-%line 1418+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 192]
+%line 1962+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [r10 + 192]
 ; mem128[qd] = x0
-%line 1419+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi], xmm0
+%line 1963+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11], xmm0
 ; mem128[qd + 576] = x3
-%line 1420+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 576], xmm2
-; 8x x4 = x1 - x2
-%line 1421+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm3, xmm1
+%line 1964+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 576], xmm3
+; 4x x1 -= x2
+%line 1965+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm1, xmm2
 ; x5 = mem128[qb]
-%line 1422+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8]
-; 8x x5 = x5 - x0
-%line 1423+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1424+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm3
+%line 1966+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r8]
+; 4x x5 -= x0
+%line 1967+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 1968+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm2, xmm1
 ; mem128[qd + 192] = x5
-%line 1425+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 192], xmm1
+%line 1969+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 192], xmm2
 ; x5 = mem128[qb + 192]
-%line 1426+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 1970+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 192]
-; 8x x5 = x5 - x3
-%line 1427+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1428+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm3
+; 4x x5 -= x3
+%line 1971+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 1972+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm1
 ; mem128[qd + 384] = x5
-%line 1429+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 384], xmm0
+%line 1973+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 384], xmm0
 ; x0 = mem128[qa + 16]
-%line 1430+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 1974+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qa + 208]
-%line 1431+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r9 + 208]
+%line 1975+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 208]
 ; x2 = mem128[qc + 16]
-%line 1432+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r10 + 16]
+%line 1976+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r10 + 16]
 ; x3 = mem128[qc + 208]
-%line 1433+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 208]
+%line 1977+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [r10 + 208]
 ; mem128[qd + 16] = x0
-%line 1434+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 16], xmm0
+%line 1978+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 16], xmm0
 ; mem128[qd + 592] = x3
-%line 1435+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 592], xmm2
-; 8x x4 = x1 - x2
-%line 1436+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm3, xmm1
+%line 1979+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 592], xmm3
+; 4x x1 -= x2
+%line 1980+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm1, xmm2
 ; x5 = mem128[qb + 16]
-%line 1437+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 16]
-; 8x x5 = x5 - x0
-%line 1438+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1439+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm3
+%line 1981+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r8 + 16]
+; 4x x5 -= x0
+%line 1982+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 1983+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm2, xmm1
 ; mem128[qd + 208] = x5
-%line 1440+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 208], xmm1
+%line 1984+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 208], xmm2
 ; x5 = mem128[qb + 208]
-%line 1441+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 1985+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 208]
-; 8x x5 = x5 - x3
-%line 1442+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1443+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm3
+; 4x x5 -= x3
+%line 1986+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 1987+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm1
 ; mem128[qd + 400] = x5
-%line 1444+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 400], xmm0
+%line 1988+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 400], xmm0
 ; x0 = mem128[qa + 32]
-%line 1445+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 1989+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qa + 224]
-%line 1446+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r9 + 224]
+%line 1990+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 224]
 ; x2 = mem128[qc + 32]
-%line 1447+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r10 + 32]
+%line 1991+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r10 + 32]
 ; x3 = mem128[qc + 224]
-%line 1448+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 224]
+%line 1992+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [r10 + 224]
 ; mem128[qd + 32] = x0
-%line 1449+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 32], xmm0
+%line 1993+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 32], xmm0
 ; mem128[qd + 608] = x3
-%line 1450+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 608], xmm2
-; 8x x4 = x1 - x2
-%line 1451+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm3, xmm1
+%line 1994+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 608], xmm3
+; 4x x1 -= x2
+%line 1995+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm1, xmm2
 ; x5 = mem128[qb + 32]
-%line 1452+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 32]
-; 8x x5 = x5 - x0
-%line 1453+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1454+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm3
+%line 1996+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r8 + 32]
+; 4x x5 -= x0
+%line 1997+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 1998+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm2, xmm1
 ; mem128[qd + 224] = x5
-%line 1455+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 224], xmm1
+%line 1999+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 224], xmm2
 ; x5 = mem128[qb + 224]
-%line 1456+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2000+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 224]
-; 8x x5 = x5 - x3
-%line 1457+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1458+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm3
+; 4x x5 -= x3
+%line 2001+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2002+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm1
 ; mem128[qd + 416] = x5
-%line 1459+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 416], xmm0
+%line 2003+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 416], xmm0
 ; x0 = mem128[qa + 48]
-%line 1460+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2004+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r9 + 48]
 ; x1 = mem128[qa + 240]
-%line 1461+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r9 + 240]
+%line 2005+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 240]
 ; x2 = mem128[qc + 48]
-%line 1462+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r10 + 48]
+%line 2006+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r10 + 48]
 ; x3 = mem128[qc + 240]
-%line 1463+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 240]
+%line 2007+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [r10 + 240]
 ; mem128[qd + 48] = x0
-%line 1464+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 48], xmm0
+%line 2008+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 48], xmm0
 ; mem128[qd + 624] = x3
-%line 1465+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 624], xmm2
-; 8x x4 = x1 - x2
-%line 1466+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm3, xmm1
+%line 2009+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 624], xmm3
+; 4x x1 -= x2
+%line 2010+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm1, xmm2
 ; x5 = mem128[qb + 48]
-%line 1467+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 48]
-; 8x x5 = x5 - x0
-%line 1468+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1469+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm3
+%line 2011+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r8 + 48]
+; 4x x5 -= x0
+%line 2012+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2013+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm2, xmm1
 ; mem128[qd + 240] = x5
-%line 1470+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 240], xmm1
+%line 2014+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 240], xmm2
 ; x5 = mem128[qb + 240]
-%line 1471+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2015+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 240]
-; 8x x5 = x5 - x3
-%line 1472+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1473+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm3
+; 4x x5 -= x3
+%line 2016+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2017+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm1
 ; mem128[qd + 432] = x5
-%line 1474+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 432], xmm0
+%line 2018+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 432], xmm0
 ; qa = qa + 64
-%line 1475+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2019+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r9, 64
 ; qb = qb + 64
-%line 1476+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2020+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r8, 64
 ; qc = qc + 64
-%line 1477+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2021+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r10, 64
 ; qd = qd + 64
-%line 1478+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add rsi, 64
+%line 2022+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add r11, 64
 ; i1 = i1 - 1
-%line 1479+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r11, 1
+%line 2023+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	sub rsi, 1
 ; =? i1 - 0
-%line 1480+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r11, 0
-; goto loop24 if !=
-%line 1481+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	jne .Lloop24
+%line 2024+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	cmp rsi, 0
+; goto loop21 if !=
+%line 2025+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	jne .Lloop21
 ; pa = pa + 1152
-%line 1482+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2026+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov r9, rcx
 	add r9, 1152
 ; pb = pb + 768
-%line 1483+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rsi, rdx
-	add rsi, 768
+%line 2027+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r11, rdx
+	add r11, 768
 ; i0 = i0 - 1
-%line 1484+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2028+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov r8, rbx
 	sub r8, 1
 ; =? i0 - 0
-%line 1485+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2029+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	cmp r8, 0
-; goto loop23 if !=
-%line 1486+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, rax
-	jne .Lloop23
+; goto loop20 if !=
+%line 2030+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r10, rax
+	jne .Lloop20
 ; pa = w + 4608
-%line 1487+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r11 + 4608]
+%line 2031+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r9, [r10 + 4608]
 ; pb = w + 86352
-%line 1488+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea rsi, [r11 + 86352]
-; i0 = 6
-%line 1489+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r8, 6
+%line 2032+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r11, [r10 + 86352]
+; i0 = 9
+%line 2033+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r8, 9
 align 32
-.Lloop25:
+.Lloop22:
 ; qa = pa
-%line 1491+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2035+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov rbx, r8
-	mov rax, r11
+	mov rax, r10
 ; qb = pa + 768
-%line 1492+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2036+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	lea r8, [r9 + 768]
 ; qc = pa + 1536
-%line 1493+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2037+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	lea r10, [r9 + 1536]
 ; qd = pb
-%line 1494+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2038+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov rcx, r9
 ; i1 = 6
-%line 1495+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rdx, rsi
-	mov r11, 6
+%line 2039+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov rdx, r11
+	mov rsi, 6
 align 32
-.Lloop26:
+.Lloop23:
 ; x0 = mem128[qa]
-%line 1497+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2041+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r9]
 ; x1 = mem128[qa + 384]
-%line 1498+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r9 + 384]
+%line 2042+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 384]
 ; x2 = mem128[qc]
-%line 1499+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r10]
+%line 2043+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r10]
 ; x3 = mem128[qc + 384]
-%line 1500+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 384]
+%line 2044+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [r10 + 384]
 ; mem128[qd] = x0
-%line 1501+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi], xmm0
+%line 2045+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11], xmm0
 ; mem128[qd + 1152] = x3
-%line 1502+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 1152], xmm2
-; 8x x4 = x1 - x2
-%line 1503+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm3, xmm1
+%line 2046+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 1152], xmm3
+; 4x x1 -= x2
+%line 2047+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm1, xmm2
 ; x5 = mem128[qb]
-%line 1504+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8]
-; 8x x5 = x5 - x0
-%line 1505+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1506+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm3
+%line 2048+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r8]
+; 4x x5 -= x0
+%line 2049+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2050+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm2, xmm1
 ; mem128[qd + 384] = x5
-%line 1507+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 384], xmm1
+%line 2051+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 384], xmm2
 ; x5 = mem128[qb + 384]
-%line 1508+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2052+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 384]
-; 8x x5 = x5 - x3
-%line 1509+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1510+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm3
+; 4x x5 -= x3
+%line 2053+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2054+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm1
 ; mem128[qd + 768] = x5
-%line 1511+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 768], xmm0
+%line 2055+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 768], xmm0
 ; x0 = mem128[qa + 16]
-%line 1512+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2056+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qa + 400]
-%line 1513+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r9 + 400]
+%line 2057+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 400]
 ; x2 = mem128[qc + 16]
-%line 1514+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r10 + 16]
+%line 2058+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r10 + 16]
 ; x3 = mem128[qc + 400]
-%line 1515+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 400]
+%line 2059+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [r10 + 400]
 ; mem128[qd + 16] = x0
-%line 1516+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 16], xmm0
+%line 2060+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 16], xmm0
 ; mem128[qd + 1168] = x3
-%line 1517+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 1168], xmm2
-; 8x x4 = x1 - x2
-%line 1518+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm3, xmm1
+%line 2061+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 1168], xmm3
+; 4x x1 -= x2
+%line 2062+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm1, xmm2
 ; x5 = mem128[qb + 16]
-%line 1519+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 16]
-; 8x x5 = x5 - x0
-%line 1520+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1521+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm3
+%line 2063+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r8 + 16]
+; 4x x5 -= x0
+%line 2064+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2065+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm2, xmm1
 ; mem128[qd + 400] = x5
-%line 1522+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 400], xmm1
+%line 2066+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 400], xmm2
 ; x5 = mem128[qb + 400]
-%line 1523+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2067+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 400]
-; 8x x5 = x5 - x3
-%line 1524+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1525+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm3
+; 4x x5 -= x3
+%line 2068+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2069+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm1
 ; mem128[qd + 784] = x5
-%line 1526+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 784], xmm0
+%line 2070+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 784], xmm0
 ; x0 = mem128[qa + 32]
-%line 1527+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2071+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qa + 416]
-%line 1528+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r9 + 416]
+%line 2072+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 416]
 ; x2 = mem128[qc + 32]
-%line 1529+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r10 + 32]
+%line 2073+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r10 + 32]
 ; x3 = mem128[qc + 416]
-%line 1530+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 416]
+%line 2074+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [r10 + 416]
 ; mem128[qd + 32] = x0
-%line 1531+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 32], xmm0
+%line 2075+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 32], xmm0
 ; mem128[qd + 1184] = x3
-%line 1532+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 1184], xmm2
-; 8x x4 = x1 - x2
-%line 1533+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm3, xmm1
+%line 2076+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 1184], xmm3
+; 4x x1 -= x2
+%line 2077+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm1, xmm2
 ; x5 = mem128[qb + 32]
-%line 1534+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 32]
-; 8x x5 = x5 - x0
-%line 1535+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1536+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm3
+%line 2078+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r8 + 32]
+; 4x x5 -= x0
+%line 2079+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2080+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm2, xmm1
 ; mem128[qd + 416] = x5
-%line 1537+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 416], xmm1
+%line 2081+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 416], xmm2
 ; x5 = mem128[qb + 416]
-%line 1538+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2082+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 416]
-; 8x x5 = x5 - x3
-%line 1539+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1540+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm3
+; 4x x5 -= x3
+%line 2083+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2084+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm1
 ; mem128[qd + 800] = x5
-%line 1541+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 800], xmm0
+%line 2085+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 800], xmm0
 ; x0 = mem128[qa + 48]
-%line 1542+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2086+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r9 + 48]
 ; x1 = mem128[qa + 432]
-%line 1543+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r9 + 432]
+%line 2087+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 432]
 ; x2 = mem128[qc + 48]
-%line 1544+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r10 + 48]
+%line 2088+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r10 + 48]
 ; x3 = mem128[qc + 432]
-%line 1545+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 432]
+%line 2089+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [r10 + 432]
 ; mem128[qd + 48] = x0
-%line 1546+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 48], xmm0
+%line 2090+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 48], xmm0
 ; mem128[qd + 1200] = x3
-%line 1547+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 1200], xmm2
-; 8x x4 = x1 - x2
-%line 1548+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm3, xmm1
+%line 2091+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 1200], xmm3
+; 4x x1 -= x2
+%line 2092+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm1, xmm2
 ; x5 = mem128[qb + 48]
-%line 1549+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 48]
-; 8x x5 = x5 - x0
-%line 1550+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1551+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm3
+%line 2093+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r8 + 48]
+; 4x x5 -= x0
+%line 2094+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2095+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm2, xmm1
 ; mem128[qd + 432] = x5
-%line 1552+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 432], xmm1
+%line 2096+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 432], xmm2
 ; x5 = mem128[qb + 432]
-%line 1553+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2097+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 432]
-; 8x x5 = x5 - x3
-%line 1554+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1555+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm3
+; 4x x5 -= x3
+%line 2098+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2099+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm1
 ; mem128[qd + 816] = x5
-%line 1556+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 816], xmm0
+%line 2100+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 816], xmm0
 ; qa = qa + 64
-%line 1557+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2101+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r9, 64
 ; qb = qb + 64
-%line 1558+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2102+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r8, 64
 ; qc = qc + 64
-%line 1559+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2103+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r10, 64
 ; qd = qd + 64
-%line 1560+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add rsi, 64
+%line 2104+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add r11, 64
 ; i1 = i1 - 1
-%line 1561+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r11, 1
+%line 2105+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	sub rsi, 1
 ; =? i1 - 0
-%line 1562+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r11, 0
-; goto loop26 if !=
-%line 1563+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	jne .Lloop26
+%line 2106+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	cmp rsi, 0
+; goto loop23 if !=
+%line 2107+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	jne .Lloop23
 ; pa = pa + 2304
-%line 1564+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2108+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov r9, rcx
 	add r9, 2304
 ; pb = pb + 1536
-%line 1565+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rsi, rdx
-	add rsi, 1536
+%line 2109+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r11, rdx
+	add r11, 1536
 ; i0 = i0 - 1
-%line 1566+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2110+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov r8, rbx
 	sub r8, 1
 ; =? i0 - 0
-%line 1567+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2111+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	cmp r8, 0
-; goto loop25 if !=
-%line 1568+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, rax
-	jne .Lloop25
+; goto loop22 if !=
+%line 2112+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r10, rax
+	jne .Lloop22
 ; pa = w + 86352
-%line 1569+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r11 + 86352]
+%line 2113+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r9, [r10 + 86352]
 ; pb = w + 4608
-%line 1570+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea rsi, [r11 + 4608]
-; i0 = 2
-%line 1571+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r8, 2
+%line 2114+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r11, [r10 + 4608]
+; i0 = 3
+%line 2115+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r8, 3
 align 32
-.Lloop27:
+.Lloop24:
 ; qa = pa
-%line 1573+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2117+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov rbx, r8
-	mov rax, r11
+	mov rax, r10
 ; qb = pa + 1536
-%line 1574+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2118+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	lea r8, [r9 + 1536]
 ; qc = pa + 3072
-%line 1575+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2119+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	lea r10, [r9 + 3072]
 ; qd = pb
-%line 1576+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2120+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov rcx, r9
 ; i1 = 12
-%line 1577+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rdx, rsi
-	mov r11, 12
+%line 2121+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov rdx, r11
+	mov rsi, 12
 align 32
-.Lloop28:
+.Lloop25:
 ; x0 = mem128[qa]
-%line 1579+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2123+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r9]
 ; x1 = mem128[qa + 768]
-%line 1580+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r9 + 768]
+%line 2124+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 768]
 ; x2 = mem128[qc]
-%line 1581+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r10]
+%line 2125+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r10]
 ; x3 = mem128[qc + 768]
-%line 1582+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 768]
+%line 2126+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [r10 + 768]
 ; mem128[qd] = x0
-%line 1583+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi], xmm0
+%line 2127+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11], xmm0
 ; mem128[qd + 2304] = x3
-%line 1584+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 2304], xmm2
-; 8x x4 = x1 - x2
-%line 1585+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm3, xmm1
+%line 2128+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 2304], xmm3
+; 4x x1 -= x2
+%line 2129+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm1, xmm2
 ; x5 = mem128[qb]
-%line 1586+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8]
-; 8x x5 = x5 - x0
-%line 1587+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1588+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm3
+%line 2130+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r8]
+; 4x x5 -= x0
+%line 2131+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2132+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm2, xmm1
 ; mem128[qd + 768] = x5
-%line 1589+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 768], xmm1
+%line 2133+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 768], xmm2
 ; x5 = mem128[qb + 768]
-%line 1590+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2134+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 768]
-; 8x x5 = x5 - x3
-%line 1591+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1592+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm3
+; 4x x5 -= x3
+%line 2135+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2136+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm1
 ; mem128[qd + 1536] = x5
-%line 1593+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 1536], xmm0
+%line 2137+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 1536], xmm0
 ; x0 = mem128[qa + 16]
-%line 1594+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2138+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qa + 784]
-%line 1595+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r9 + 784]
+%line 2139+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 784]
 ; x2 = mem128[qc + 16]
-%line 1596+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r10 + 16]
+%line 2140+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r10 + 16]
 ; x3 = mem128[qc + 784]
-%line 1597+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 784]
+%line 2141+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [r10 + 784]
 ; mem128[qd + 16] = x0
-%line 1598+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 16], xmm0
+%line 2142+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 16], xmm0
 ; mem128[qd + 2320] = x3
-%line 1599+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 2320], xmm2
-; 8x x4 = x1 - x2
-%line 1600+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm3, xmm1
+%line 2143+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 2320], xmm3
+; 4x x1 -= x2
+%line 2144+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm1, xmm2
 ; x5 = mem128[qb + 16]
-%line 1601+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 16]
-; 8x x5 = x5 - x0
-%line 1602+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1603+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm3
+%line 2145+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r8 + 16]
+; 4x x5 -= x0
+%line 2146+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2147+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm2, xmm1
 ; mem128[qd + 784] = x5
-%line 1604+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 784], xmm1
+%line 2148+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 784], xmm2
 ; x5 = mem128[qb + 784]
-%line 1605+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2149+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 784]
-; 8x x5 = x5 - x3
-%line 1606+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1607+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm3
+; 4x x5 -= x3
+%line 2150+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2151+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm1
 ; mem128[qd + 1552] = x5
-%line 1608+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 1552], xmm0
+%line 2152+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 1552], xmm0
 ; x0 = mem128[qa + 32]
-%line 1609+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2153+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qa + 800]
-%line 1610+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r9 + 800]
+%line 2154+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 800]
 ; x2 = mem128[qc + 32]
-%line 1611+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r10 + 32]
+%line 2155+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r10 + 32]
 ; x3 = mem128[qc + 800]
-%line 1612+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 800]
+%line 2156+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [r10 + 800]
 ; mem128[qd + 32] = x0
-%line 1613+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 32], xmm0
+%line 2157+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 32], xmm0
 ; mem128[qd + 2336] = x3
-%line 1614+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 2336], xmm2
-; 8x x4 = x1 - x2
-%line 1615+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm3, xmm1
+%line 2158+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 2336], xmm3
+; 4x x1 -= x2
+%line 2159+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm1, xmm2
 ; x5 = mem128[qb + 32]
-%line 1616+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 32]
-; 8x x5 = x5 - x0
-%line 1617+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1618+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm3
+%line 2160+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r8 + 32]
+; 4x x5 -= x0
+%line 2161+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2162+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm2, xmm1
 ; mem128[qd + 800] = x5
-%line 1619+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 800], xmm1
+%line 2163+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 800], xmm2
 ; x5 = mem128[qb + 800]
-%line 1620+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2164+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 800]
-; 8x x5 = x5 - x3
-%line 1621+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1622+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm3
+; 4x x5 -= x3
+%line 2165+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2166+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm1
 ; mem128[qd + 1568] = x5
-%line 1623+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 1568], xmm0
+%line 2167+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 1568], xmm0
 ; x0 = mem128[qa + 48]
-%line 1624+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2168+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r9 + 48]
 ; x1 = mem128[qa + 816]
-%line 1625+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r9 + 816]
+%line 2169+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r9 + 816]
 ; x2 = mem128[qc + 48]
-%line 1626+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r10 + 48]
+%line 2170+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r10 + 48]
 ; x3 = mem128[qc + 816]
-%line 1627+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 816]
+%line 2171+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [r10 + 816]
 ; mem128[qd + 48] = x0
-%line 1628+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 48], xmm0
+%line 2172+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 48], xmm0
 ; mem128[qd + 2352] = x3
-%line 1629+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 2352], xmm2
-; 8x x4 = x1 - x2
-%line 1630+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm3, xmm1
+%line 2173+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 2352], xmm3
+; 4x x1 -= x2
+%line 2174+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm1, xmm2
 ; x5 = mem128[qb + 48]
-%line 1631+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 48]
-; 8x x5 = x5 - x0
-%line 1632+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1633+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm3
+%line 2175+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r8 + 48]
+; 4x x5 -= x0
+%line 2176+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2177+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm2, xmm1
 ; mem128[qd + 816] = x5
-%line 1634+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 816], xmm1
+%line 2178+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 816], xmm2
 ; x5 = mem128[qb + 816]
-%line 1635+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2179+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 816]
-; 8x x5 = x5 - x3
-%line 1636+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1637+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm3
+; 4x x5 -= x3
+%line 2180+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2181+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm1
 ; mem128[qd + 1584] = x5
-%line 1638+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 1584], xmm0
+%line 2182+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 1584], xmm0
 ; qa = qa + 64
-%line 1639+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2183+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r9, 64
 ; qb = qb + 64
-%line 1640+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2184+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r8, 64
 ; qc = qc + 64
-%line 1641+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2185+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r10, 64
 ; qd = qd + 64
-%line 1642+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add rsi, 64
+%line 2186+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add r11, 64
 ; i1 = i1 - 1
-%line 1643+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r11, 1
+%line 2187+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	sub rsi, 1
 ; =? i1 - 0
-%line 1644+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r11, 0
-; goto loop28 if !=
-%line 1645+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	jne .Lloop28
+%line 2188+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	cmp rsi, 0
+; goto loop25 if !=
+%line 2189+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	jne .Lloop25
 ; pa = pa + 4608
-%line 1646+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2190+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov r9, rcx
 	add r9, 4608
 ; pb = pb + 3072
-%line 1647+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rsi, rdx
-	add rsi, 3072
+%line 2191+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r11, rdx
+	add r11, 3072
 ; i0 = i0 - 1
-%line 1648+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2192+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov r8, rbx
 	sub r8, 1
 ; =? i0 - 0
-%line 1649+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2193+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	cmp r8, 0
-; goto loop27 if !=
-%line 1650+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, rax
-	jne .Lloop27
-; x4 = mem128[DIG]
-%line 1651+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [rel DIG]
-; x5 = mem128[DW]
-%line 1652+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [rel DW]
-; x6 = mem128[BV]
-%line 1653+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm4, [rel BV]
-; x7 = mem128[QQ]
-%line 1654+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm6, [rel QQ]
+; goto loop24 if !=
+%line 2194+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r10, rax
+	jne .Lloop24
 ; pa = w + 4608
-%line 1655+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r11 + 4608]
-; pb = w + 7680
-%line 1656+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r11 + 7680]
-; pc = w + 135312
-%line 1657+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r10, [r11 + 135312]
-; i1 = 48
-%line 1658+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rsi, r11
-	mov r11, 48
-	movdqa xmm5, xmm0
-	movdqa xmm3, xmm1
+%line 2195+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov rax, rdi
+	lea r8, [r10 + 4608]
+; pb = w + 86352
+%line 2196+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r11, [r10 + 86352]
+; qa = pa
+%line 2197+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov rdi, r10
+; qb = pa + 3072
+%line 2198+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r9, [r8 + 3072]
+; qc = pa + 6144
+%line 2199+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r10, [r8 + 6144]
+; i1 = 24
+%line 2201+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov rsi, 24
 align 32
-.Lloop29:
-; x1 = mem128[pb]
-%line 1660+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9]
-; 8x x2 = mulhi(x1, x5)
-%line 1661+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm0, xmm1
-	pmulhw xmm0, xmm3
-; 8x x1 = x1 * x4
-%line 1662+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm1, xmm5
-; 8x x2 = x2 * x7
-%line 1663+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm0, xmm6
-; 8x x1 = x1 - x2
-%line 1664+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
-; x3 = mem128[pa]
-%line 1665+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+.Lloop26:
+; x0 = mem128[qa]
+%line 2203+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8]
-; 8x x1 = x1 + x3
-%line 1666+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm0
-; 8x x2 = mulhi(x1, x6)
-%line 1667+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm4
-; 8x x2 = x2 + mem128[BRND]
-%line 1668+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
-; (int16) 8x x2 >>= 10
-%line 1669+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psraw xmm2, 10
-; 8x x2 = x2 * x7
-%line 1670+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm2, xmm6
-; 8x x1 = x1 - x2
-%line 1671+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm2
-; mem128[pc] = x1
-%line 1672+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10], xmm1
-; x1 = mem128[pb + 16]
-%line 1673+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 16]
-; 8x x2 = mulhi(x1, x5)
-%line 1674+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm0, xmm1
-	pmulhw xmm0, xmm3
-; 8x x1 = x1 * x4
-%line 1675+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm1, xmm5
-; 8x x2 = x2 * x7
-%line 1676+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm0, xmm6
-; 8x x1 = x1 - x2
-%line 1677+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
-; x3 = mem128[pa + 16]
-%line 1678+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 16]
-; 8x x1 = x1 + x3
-%line 1679+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm0
-; 8x x2 = mulhi(x1, x6)
-%line 1680+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm4
-; 8x x2 = x2 + mem128[BRND]
-%line 1681+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
-; (int16) 8x x2 >>= 10
-%line 1682+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psraw xmm2, 10
-; 8x x2 = x2 * x7
-%line 1683+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm2, xmm6
-; 8x x1 = x1 - x2
-%line 1684+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm2
-; mem128[pc + 16] = x1
-%line 1685+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 16], xmm1
-; x1 = mem128[pb + 32]
-%line 1686+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 32]
-; 8x x2 = mulhi(x1, x5)
-%line 1687+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm0, xmm1
-	pmulhw xmm0, xmm3
-; 8x x1 = x1 * x4
-%line 1688+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm1, xmm5
-; 8x x2 = x2 * x7
-%line 1689+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm0, xmm6
-; 8x x1 = x1 - x2
-%line 1690+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
-; x3 = mem128[pa + 32]
-%line 1691+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 32]
-; 8x x1 = x1 + x3
-%line 1692+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm0
-; 8x x2 = mulhi(x1, x6)
-%line 1693+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm4
-; 8x x2 = x2 + mem128[BRND]
-%line 1694+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
-; (int16) 8x x2 >>= 10
-%line 1695+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psraw xmm2, 10
-; 8x x2 = x2 * x7
-%line 1696+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm2, xmm6
-; 8x x1 = x1 - x2
-%line 1697+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm2
-; mem128[pc + 32] = x1
-%line 1698+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 32], xmm1
-; x1 = mem128[pb + 48]
-%line 1699+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 48]
-; 8x x2 = mulhi(x1, x5)
-%line 1700+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm0, xmm1
-	pmulhw xmm0, xmm3
-; 8x x1 = x1 * x4
-%line 1701+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm1, xmm5
-; 8x x2 = x2 * x7
-%line 1702+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm0, xmm6
-; 8x x1 = x1 - x2
-%line 1703+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm0
-; x3 = mem128[pa + 48]
-%line 1704+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 48]
-; 8x x1 = x1 + x3
-%line 1705+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm0
-; 8x x2 = mulhi(x1, x6)
-%line 1706+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm4
-; 8x x2 = x2 + mem128[BRND]
-%line 1707+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
-; (int16) 8x x2 >>= 10
-%line 1708+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psraw xmm2, 10
-; 8x x2 = x2 * x7
-%line 1709+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm2, xmm6
-; 8x x1 = x1 - x2
-%line 1710+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm2
-; mem128[pc + 48] = x1
-%line 1711+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 48], xmm1
-; pa = pa + 64
-%line 1712+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r8, 64
-; pb = pb + 64
-%line 1713+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r9, 64
-; pc = pc + 64
-%line 1714+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r10, 64
-; i1 = i1 - 1
-%line 1715+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r11, 1
-; =? i1 - 0
-%line 1716+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r11, 0
-; goto loop29 if !=
-%line 1717+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	jne .Lloop29
-; pa = w + 138384
-%line 1718+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, rsi
-	lea r8, [r11 + 138384]
-; z0 = 0
-%line 1719+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pxor xmm0, xmm0
-; mem128[pa] = z0
-%line 1720+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r8], xmm0
-; mem128[pa + 16] = z0
-%line 1721+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r8 + 16], xmm0
-; pa = w + 135312
-%line 1722+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r11 + 135312]
-; pb = w + 136618
-%line 1723+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r11 + 136618]
-; pc = w + 136616
-%line 1724+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r10, [r11 + 136616]
-; qd = w + 138416
-%line 1725+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea rsi, [r11 + 138416]
-; x0 = mem128[pa]
-%line 1726+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rax, r11
-	movdqu xmm1, [r8]
-; x1 = mem128[pb]
-%line 1727+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r9]
-; x2 = mem128[pc]
-%line 1728+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r10]
-; x2 &= mem128[LANE0OFF]
-%line 1729+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [rel LANE0OFF]
-	pand xmm3, xmm0
-; 8x x0 = x0 + x1
-%line 1730+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm2
-; 8x x0 = x0 + x2
-%line 1731+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm3
-; 8x x1 = mulhi(x0, x6)
-%line 1732+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm4
-; 8x x1 = x1 + mem128[BRND]
-%line 1733+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
-; (int16) 8x x1 >>= 10
-%line 1734+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psraw xmm2, 10
-; 8x x1 = x1 * x7
-%line 1735+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm2, xmm6
-; 8x x0 = x0 - x1
-%line 1736+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm2
-; mem128[qd] = x0
-%line 1737+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi], xmm1
-; pa = pa + 16
-%line 1738+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r8, 16
-; pb = pb + 16
-%line 1739+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r9, 16
-; pc = pc + 16
-%line 1740+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r10, 16
-; qd = qd + 16
-%line 1741+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add rsi, 16
-; i1 = 20
-%line 1742+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, 20
-	movdqa xmm3, xmm4
-	movdqa xmm4, xmm6
-align 32
-.Lloop30:
-; x0 = mem128[pa]
-%line 1744+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8]
-; x1 = mem128[pb]
-%line 1745+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9]
-; x2 = mem128[pc]
-%line 1746+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+; x1 = mem128[qa + 1536]
+%line 2204+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r8 + 1536]
+; x2 = mem128[qc]
+%line 2205+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm2, [r10]
-; 8x x0 = x0 + x1
-%line 1747+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm0
-; 8x x0 = x0 + x2
-%line 1748+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm2
-; 8x x1 = mulhi(x0, x6)
-%line 1749+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm3
-; 8x x1 = x1 + mem128[BRND]
-%line 1750+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
-; (int16) 8x x1 >>= 10
-%line 1751+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psraw xmm2, 10
-; 8x x1 = x1 * x7
-%line 1752+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm2, xmm4
-; 8x x0 = x0 - x1
-%line 1753+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm2
+; x3 = mem128[qc + 1536]
+%line 2206+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [r10 + 1536]
 ; mem128[qd] = x0
-%line 1754+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi], xmm1
-; x0 = mem128[pa + 16]
-%line 1755+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 16]
-; x1 = mem128[pb + 16]
-%line 1756+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 16]
-; x2 = mem128[pc + 16]
-%line 1757+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2207+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11], xmm0
+; mem128[qd + 4608] = x3
+%line 2208+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 4608], xmm3
+; 4x x1 -= x2
+%line 2209+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm1, xmm2
+; x5 = mem128[qb]
+%line 2210+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r9]
+; 4x x5 -= x0
+%line 2211+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2212+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm2, xmm1
+; mem128[qd + 1536] = x5
+%line 2213+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 1536], xmm2
+; x5 = mem128[qb + 1536]
+%line 2214+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 1536]
+; 4x x5 -= x3
+%line 2215+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2216+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm1
+; mem128[qd + 3072] = x5
+%line 2217+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 3072], xmm0
+; x0 = mem128[qa + 16]
+%line 2218+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r8 + 16]
+; x1 = mem128[qa + 1552]
+%line 2219+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r8 + 1552]
+; x2 = mem128[qc + 16]
+%line 2220+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm2, [r10 + 16]
-; 8x x0 = x0 + x1
-%line 1758+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm0
-; 8x x0 = x0 + x2
-%line 1759+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm2
-; 8x x1 = mulhi(x0, x6)
-%line 1760+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm3
-; 8x x1 = x1 + mem128[BRND]
-%line 1761+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
-; (int16) 8x x1 >>= 10
-%line 1762+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psraw xmm2, 10
-; 8x x1 = x1 * x7
-%line 1763+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm2, xmm4
-; 8x x0 = x0 - x1
-%line 1764+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm2
+; x3 = mem128[qc + 1552]
+%line 2221+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [r10 + 1552]
 ; mem128[qd + 16] = x0
-%line 1765+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 16], xmm1
-; x0 = mem128[pa + 32]
-%line 1766+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 32]
-; x1 = mem128[pb + 32]
-%line 1767+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 32]
-; x2 = mem128[pc + 32]
-%line 1768+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2222+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 16], xmm0
+; mem128[qd + 4624] = x3
+%line 2223+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 4624], xmm3
+; 4x x1 -= x2
+%line 2224+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm1, xmm2
+; x5 = mem128[qb + 16]
+%line 2225+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r9 + 16]
+; 4x x5 -= x0
+%line 2226+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2227+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm2, xmm1
+; mem128[qd + 1552] = x5
+%line 2228+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 1552], xmm2
+; x5 = mem128[qb + 1552]
+%line 2229+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 1552]
+; 4x x5 -= x3
+%line 2230+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2231+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm1
+; mem128[qd + 3088] = x5
+%line 2232+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 3088], xmm0
+; x0 = mem128[qa + 32]
+%line 2233+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r8 + 32]
+; x1 = mem128[qa + 1568]
+%line 2234+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r8 + 1568]
+; x2 = mem128[qc + 32]
+%line 2235+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm2, [r10 + 32]
-; 8x x0 = x0 + x1
-%line 1769+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm0
-; 8x x0 = x0 + x2
-%line 1770+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm2
-; 8x x1 = mulhi(x0, x6)
-%line 1771+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm3
-; 8x x1 = x1 + mem128[BRND]
-%line 1772+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
-; (int16) 8x x1 >>= 10
-%line 1773+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psraw xmm2, 10
-; 8x x1 = x1 * x7
-%line 1774+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm2, xmm4
-; 8x x0 = x0 - x1
-%line 1775+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm2
+; x3 = mem128[qc + 1568]
+%line 2236+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [r10 + 1568]
 ; mem128[qd + 32] = x0
-%line 1776+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 32], xmm1
-; x0 = mem128[pa + 48]
-%line 1777+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 48]
-; x1 = mem128[pb + 48]
-%line 1778+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 48]
-; x2 = mem128[pc + 48]
-%line 1779+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2237+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 32], xmm0
+; mem128[qd + 4640] = x3
+%line 2238+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 4640], xmm3
+; 4x x1 -= x2
+%line 2239+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm1, xmm2
+; x5 = mem128[qb + 32]
+%line 2240+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r9 + 32]
+; 4x x5 -= x0
+%line 2241+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2242+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm2, xmm1
+; mem128[qd + 1568] = x5
+%line 2243+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 1568], xmm2
+; x5 = mem128[qb + 1568]
+%line 2244+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 1568]
+; 4x x5 -= x3
+%line 2245+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2246+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm1
+; mem128[qd + 3104] = x5
+%line 2247+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 3104], xmm0
+; x0 = mem128[qa + 48]
+%line 2248+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r8 + 48]
+; x1 = mem128[qa + 1584]
+%line 2249+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r8 + 1584]
+; x2 = mem128[qc + 48]
+%line 2250+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm2, [r10 + 48]
-; 8x x0 = x0 + x1
-%line 1780+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm0
-; 8x x0 = x0 + x2
-%line 1781+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm2
-; 8x x1 = mulhi(x0, x6)
-%line 1782+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm3
-; 8x x1 = x1 + mem128[BRND]
-%line 1783+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
-; (int16) 8x x1 >>= 10
-%line 1784+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psraw xmm2, 10
-; 8x x1 = x1 * x7
-%line 1785+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm2, xmm4
-; 8x x0 = x0 - x1
-%line 1786+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm2
+; x3 = mem128[qc + 1584]
+%line 2251+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [r10 + 1584]
 ; mem128[qd + 48] = x0
-%line 1787+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi + 48], xmm1
-; pa = pa + 64
-%line 1788+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2252+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 48], xmm0
+; mem128[qd + 4656] = x3
+%line 2253+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 4656], xmm3
+; 4x x1 -= x2
+%line 2254+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm1, xmm2
+; x5 = mem128[qb + 48]
+%line 2255+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r9 + 48]
+; 4x x5 -= x0
+%line 2256+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2257+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm2, xmm1
+; mem128[qd + 1584] = x5
+%line 2258+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 1584], xmm2
+; x5 = mem128[qb + 1584]
+%line 2259+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 1584]
+; 4x x5 -= x3
+%line 2260+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2261+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm0, xmm1
+; mem128[qd + 3120] = x5
+%line 2262+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [r11 + 3120], xmm0
+; qa = qa + 64
+%line 2263+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r8, 64
-; pb = pb + 64
-%line 1789+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+; qb = qb + 64
+%line 2264+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r9, 64
-; pc = pc + 64
-%line 1790+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+; qc = qc + 64
+%line 2265+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r10, 64
 ; qd = qd + 64
-%line 1791+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add rsi, 64
+%line 2266+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add r11, 64
 ; i1 = i1 - 1
-%line 1792+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r11, 1
+%line 2267+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	sub rsi, 1
 ; =? i1 - 0
-%line 1793+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r11, 0
-; goto loop30 if !=
-%line 1794+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	jne .Lloop30
+%line 2268+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	cmp rsi, 0
+; goto loop26 if !=
+%line 2269+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	jne .Lloop26
+; x4 = mem128[C65]
+%line 2270+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm6, [rel C65]
+; x5 = mem128[DW65]
+%line 2271+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm5, [rel DW65]
+; x6 = mem128[BV]
+%line 2272+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm3, [rel BV]
+; x7 = mem128[QQ]
+%line 2273+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm4, [rel QQ]
+; pa = w + 86352
+%line 2274+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r10, rdi
+	lea r8, [r10 + 86352]
+; pb = w + 88964
+%line 2275+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r9, [r10 + 88964]
+; pc = w + 88960
+%line 2276+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea r11, [r10 + 88960]
+; qd = w + 119760
+%line 2277+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	lea rsi, [r10 + 119760]
 ; x0 = mem128[pa]
-%line 1795+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm6, xmm4
-	movdqa xmm4, xmm3
-	movdqu xmm1, [r8]
-; x1 = mem128[pb]
-%line 1796+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2278+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov rcx, r10
+	movdqu xmm7, [r8]
+; 4x x0 += mem128[pb]
+%line 2279+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r9]
+	paddd xmm7, xmm0
 ; x2 = mem128[pc]
-%line 1797+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10]
-; 8x x0 = x0 + x1
-%line 1798+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm0
-; 8x x0 = x0 + x2
-%line 1799+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm1, xmm2
-; 8x x1 = mulhi(x0, x6)
-%line 1800+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2280+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm1, [r11]
+; x2 &= mem128[LANE0OFF32]
+%line 2281+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rel LANE0OFF32]
+	pand xmm1, xmm0
+; 4x x0 += x2
+%line 2282+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm1
+; x2 = x0
+%line 2283+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm1, xmm7
+; 4x x2 <<= 16
+%line 2284+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pslld xmm1, 16
+; (int32) 4x x2 >>= 16
+%line 2285+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psrad xmm1, 16
+; 4x x0 -= x2
+%line 2286+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm7, xmm1
+; (int32) 4x x0 >>= 16
+%line 2287+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psrad xmm7, 16
+; x1 = mem128[pa + 16]
+%line 2288+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r8 + 16]
+; 4x x1 += mem128[pb + 16]
+%line 2289+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 16]
+	paddd xmm2, xmm0
+; x3 = mem128[pc + 16]
+%line 2290+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 16]
+; 4x x1 += x3
+%line 2291+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm2, xmm0
+; x3 = x1
+%line 2292+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm0, xmm2
+; 4x x3 <<= 16
+%line 2293+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pslld xmm0, 16
+; (int32) 4x x3 >>= 16
+%line 2294+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psrad xmm0, 16
+; 4x x1 -= x3
+%line 2295+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm2, xmm0
+; (int32) 4x x1 >>= 16
+%line 2296+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psrad xmm2, 16
+; x2 = packs32(x2, x3)
+%line 2297+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	packssdw xmm1, xmm0
+; x0 = packs32(x0, x1)
+%line 2298+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	packssdw xmm7, xmm2
+; 8x x3 = mulhi(x2, x6)
+%line 2299+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm4
-; 8x x1 = x1 + mem128[BRND]
-%line 1801+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmulhw xmm2, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 2300+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rel BRND]
 	paddw xmm2, xmm0
-; (int16) 8x x1 >>= 10
-%line 1802+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+; (int16) 8x x3 >>= 10
+%line 2301+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psraw xmm2, 10
-; 8x x1 = x1 * x7
-%line 1803+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm2, xmm6
-; 8x x0 = x0 - x1
-%line 1804+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+; 8x x3 = x3 * x7
+%line 2302+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm2, xmm4
+; 8x x2 = x2 - x3
+%line 2303+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubw xmm1, xmm2
+; 8x x1 = mulhi(x0, x5)
+%line 2304+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm0, xmm7
+	pmulhw xmm0, xmm5
+; 8x x0 = x0 * x4
+%line 2305+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm7, xmm6
+; 8x x1 = x1 * x7
+%line 2306+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm0, xmm4
+; 8x x0 = x0 - x1
+%line 2307+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubw xmm7, xmm0
+; 8x x0 = x0 + x2
+%line 2308+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddw xmm7, xmm1
+; 8x x3 = mulhi(x0, x6)
+%line 2309+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm1, xmm7
+	pmulhw xmm1, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 2310+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm1, xmm0
+; (int16) 8x x3 >>= 10
+%line 2311+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psraw xmm1, 10
+; 8x x3 = x3 * x7
+%line 2312+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm1, xmm4
+; 8x x0 = x0 - x3
+%line 2313+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubw xmm7, xmm1
 ; mem128[qd] = x0
-%line 1805+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [rsi], xmm1
-; pa = w + 138416
-%line 1806+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, rax
-	lea r8, [r11 + 138416]
+%line 2314+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rsi], xmm7
+; pa = pa + 32
+%line 2315+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add r8, 32
+; pb = pb + 32
+%line 2316+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add r9, 32
+; pc = pc + 32
+%line 2317+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add r11, 32
+; qd = qd + 16
+%line 2318+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add rsi, 16
+; i1 = 20
+%line 2319+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r10, 20
+	mov rdi, rax
+	movdqa xmm1, xmm6
+	movdqa xmm2, xmm5
+align 32
+.Lloop27:
 ; x0 = mem128[pa]
-%line 1807+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2321+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm7, [r8]
+; 4x x0 += mem128[pb]
+%line 2322+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9]
+	paddd xmm7, xmm0
+; x2 = mem128[pc]
+%line 2323+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11]
+; 4x x0 += x2
+%line 2324+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm0
+; x2 = x0
+%line 2325+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm5, xmm7
+; 4x x2 <<= 16
+%line 2326+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pslld xmm5, 16
+; (int32) 4x x2 >>= 16
+%line 2327+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psrad xmm5, 16
+; 4x x0 -= x2
+%line 2328+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm7, xmm5
+; (int32) 4x x0 >>= 16
+%line 2329+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psrad xmm7, 16
+; x1 = mem128[pa + 16]
+%line 2330+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm6, [r8 + 16]
+; 4x x1 += mem128[pb + 16]
+%line 2331+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 16]
+	paddd xmm6, xmm0
+; x3 = mem128[pc + 16]
+%line 2332+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 16]
+; 4x x1 += x3
+%line 2333+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm0
+; x3 = x1
+%line 2334+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm0, xmm6
+; 4x x3 <<= 16
+%line 2335+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pslld xmm0, 16
+; (int32) 4x x3 >>= 16
+%line 2336+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psrad xmm0, 16
+; 4x x1 -= x3
+%line 2337+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm6, xmm0
+; (int32) 4x x1 >>= 16
+%line 2338+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psrad xmm6, 16
+; x2 = packs32(x2, x3)
+%line 2339+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	packssdw xmm5, xmm0
+; x0 = packs32(x0, x1)
+%line 2340+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	packssdw xmm7, xmm6
+; 8x x3 = mulhi(x2, x6)
+%line 2341+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm6, xmm5
+	pmulhw xmm6, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 2342+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm6, xmm0
+; (int16) 8x x3 >>= 10
+%line 2343+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psraw xmm6, 10
+; 8x x3 = x3 * x7
+%line 2344+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm6, xmm4
+; 8x x2 = x2 - x3
+%line 2345+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubw xmm5, xmm6
+; 8x x1 = mulhi(x0, x5)
+%line 2346+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm0, xmm7
+	pmulhw xmm0, xmm2
+; 8x x0 = x0 * x4
+%line 2347+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm7, xmm1
+; 8x x1 = x1 * x7
+%line 2348+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm0, xmm4
+; 8x x0 = x0 - x1
+%line 2349+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubw xmm7, xmm0
+; 8x x0 = x0 + x2
+%line 2350+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddw xmm7, xmm5
+; 8x x3 = mulhi(x0, x6)
+%line 2351+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm5, xmm7
+	pmulhw xmm5, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 2352+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm5, xmm0
+; (int16) 8x x3 >>= 10
+%line 2353+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psraw xmm5, 10
+; 8x x3 = x3 * x7
+%line 2354+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm5, xmm4
+; 8x x0 = x0 - x3
+%line 2355+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubw xmm7, xmm5
+; mem128[qd] = x0
+%line 2356+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rsi], xmm7
+; x0 = mem128[pa + 32]
+%line 2357+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm7, [r8 + 32]
+; 4x x0 += mem128[pb + 32]
+%line 2358+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 32]
+	paddd xmm7, xmm0
+; x2 = mem128[pc + 32]
+%line 2359+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 32]
+; 4x x0 += x2
+%line 2360+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm0
+; x2 = x0
+%line 2361+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm5, xmm7
+; 4x x2 <<= 16
+%line 2362+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pslld xmm5, 16
+; (int32) 4x x2 >>= 16
+%line 2363+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psrad xmm5, 16
+; 4x x0 -= x2
+%line 2364+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm7, xmm5
+; (int32) 4x x0 >>= 16
+%line 2365+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psrad xmm7, 16
+; x1 = mem128[pa + 48]
+%line 2366+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm6, [r8 + 48]
+; 4x x1 += mem128[pb + 48]
+%line 2367+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 48]
+	paddd xmm6, xmm0
+; x3 = mem128[pc + 48]
+%line 2368+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 48]
+; 4x x1 += x3
+%line 2369+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm0
+; x3 = x1
+%line 2370+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm0, xmm6
+; 4x x3 <<= 16
+%line 2371+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pslld xmm0, 16
+; (int32) 4x x3 >>= 16
+%line 2372+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psrad xmm0, 16
+; 4x x1 -= x3
+%line 2373+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm6, xmm0
+; (int32) 4x x1 >>= 16
+%line 2374+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psrad xmm6, 16
+; x2 = packs32(x2, x3)
+%line 2375+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	packssdw xmm5, xmm0
+; x0 = packs32(x0, x1)
+%line 2376+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	packssdw xmm7, xmm6
+; 8x x3 = mulhi(x2, x6)
+%line 2377+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm6, xmm5
+	pmulhw xmm6, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 2378+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm6, xmm0
+; (int16) 8x x3 >>= 10
+%line 2379+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psraw xmm6, 10
+; 8x x3 = x3 * x7
+%line 2380+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm6, xmm4
+; 8x x2 = x2 - x3
+%line 2381+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubw xmm5, xmm6
+; 8x x1 = mulhi(x0, x5)
+%line 2382+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm0, xmm7
+	pmulhw xmm0, xmm2
+; 8x x0 = x0 * x4
+%line 2383+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm7, xmm1
+; 8x x1 = x1 * x7
+%line 2384+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm0, xmm4
+; 8x x0 = x0 - x1
+%line 2385+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubw xmm7, xmm0
+; 8x x0 = x0 + x2
+%line 2386+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddw xmm7, xmm5
+; 8x x3 = mulhi(x0, x6)
+%line 2387+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm5, xmm7
+	pmulhw xmm5, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 2388+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm5, xmm0
+; (int16) 8x x3 >>= 10
+%line 2389+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psraw xmm5, 10
+; 8x x3 = x3 * x7
+%line 2390+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm5, xmm4
+; 8x x0 = x0 - x3
+%line 2391+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubw xmm7, xmm5
+; mem128[qd + 16] = x0
+%line 2392+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rsi + 16], xmm7
+; x0 = mem128[pa + 64]
+%line 2393+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm7, [r8 + 64]
+; 4x x0 += mem128[pb + 64]
+%line 2394+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 64]
+	paddd xmm7, xmm0
+; x2 = mem128[pc + 64]
+%line 2395+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 64]
+; 4x x0 += x2
+%line 2396+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm0
+; x2 = x0
+%line 2397+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm5, xmm7
+; 4x x2 <<= 16
+%line 2398+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pslld xmm5, 16
+; (int32) 4x x2 >>= 16
+%line 2399+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psrad xmm5, 16
+; 4x x0 -= x2
+%line 2400+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm7, xmm5
+; (int32) 4x x0 >>= 16
+%line 2401+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psrad xmm7, 16
+; x1 = mem128[pa + 80]
+%line 2402+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm6, [r8 + 80]
+; 4x x1 += mem128[pb + 80]
+%line 2403+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 80]
+	paddd xmm6, xmm0
+; x3 = mem128[pc + 80]
+%line 2404+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 80]
+; 4x x1 += x3
+%line 2405+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm0
+; x3 = x1
+%line 2406+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm0, xmm6
+; 4x x3 <<= 16
+%line 2407+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pslld xmm0, 16
+; (int32) 4x x3 >>= 16
+%line 2408+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psrad xmm0, 16
+; 4x x1 -= x3
+%line 2409+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm6, xmm0
+; (int32) 4x x1 >>= 16
+%line 2410+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psrad xmm6, 16
+; x2 = packs32(x2, x3)
+%line 2411+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	packssdw xmm5, xmm0
+; x0 = packs32(x0, x1)
+%line 2412+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	packssdw xmm7, xmm6
+; 8x x3 = mulhi(x2, x6)
+%line 2413+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm6, xmm5
+	pmulhw xmm6, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 2414+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm6, xmm0
+; (int16) 8x x3 >>= 10
+%line 2415+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psraw xmm6, 10
+; 8x x3 = x3 * x7
+%line 2416+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm6, xmm4
+; 8x x2 = x2 - x3
+%line 2417+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubw xmm5, xmm6
+; 8x x1 = mulhi(x0, x5)
+%line 2418+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm0, xmm7
+	pmulhw xmm0, xmm2
+; 8x x0 = x0 * x4
+%line 2419+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm7, xmm1
+; 8x x1 = x1 * x7
+%line 2420+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm0, xmm4
+; 8x x0 = x0 - x1
+%line 2421+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubw xmm7, xmm0
+; 8x x0 = x0 + x2
+%line 2422+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddw xmm7, xmm5
+; 8x x3 = mulhi(x0, x6)
+%line 2423+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm5, xmm7
+	pmulhw xmm5, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 2424+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm5, xmm0
+; (int16) 8x x3 >>= 10
+%line 2425+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psraw xmm5, 10
+; 8x x3 = x3 * x7
+%line 2426+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm5, xmm4
+; 8x x0 = x0 - x3
+%line 2427+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubw xmm7, xmm5
+; mem128[qd + 32] = x0
+%line 2428+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rsi + 32], xmm7
+; x0 = mem128[pa + 96]
+%line 2429+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm7, [r8 + 96]
+; 4x x0 += mem128[pb + 96]
+%line 2430+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 96]
+	paddd xmm7, xmm0
+; x2 = mem128[pc + 96]
+%line 2431+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 96]
+; 4x x0 += x2
+%line 2432+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm0
+; x2 = x0
+%line 2433+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm5, xmm7
+; 4x x2 <<= 16
+%line 2434+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pslld xmm5, 16
+; (int32) 4x x2 >>= 16
+%line 2435+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psrad xmm5, 16
+; 4x x0 -= x2
+%line 2436+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm7, xmm5
+; (int32) 4x x0 >>= 16
+%line 2437+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psrad xmm7, 16
+; x1 = mem128[pa + 112]
+%line 2438+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm6, [r8 + 112]
+; 4x x1 += mem128[pb + 112]
+%line 2439+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 112]
+	paddd xmm6, xmm0
+; x3 = mem128[pc + 112]
+%line 2440+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 112]
+; 4x x1 += x3
+%line 2441+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm6, xmm0
+; x3 = x1
+%line 2442+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm0, xmm6
+; 4x x3 <<= 16
+%line 2443+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pslld xmm0, 16
+; (int32) 4x x3 >>= 16
+%line 2444+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psrad xmm0, 16
+; 4x x1 -= x3
+%line 2445+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm6, xmm0
+; (int32) 4x x1 >>= 16
+%line 2446+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psrad xmm6, 16
+; x2 = packs32(x2, x3)
+%line 2447+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	packssdw xmm5, xmm0
+; x0 = packs32(x0, x1)
+%line 2448+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	packssdw xmm7, xmm6
+; 8x x3 = mulhi(x2, x6)
+%line 2449+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm6, xmm5
+	pmulhw xmm6, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 2450+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm6, xmm0
+; (int16) 8x x3 >>= 10
+%line 2451+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psraw xmm6, 10
+; 8x x3 = x3 * x7
+%line 2452+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm6, xmm4
+; 8x x2 = x2 - x3
+%line 2453+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubw xmm5, xmm6
+; 8x x1 = mulhi(x0, x5)
+%line 2454+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm0, xmm7
+	pmulhw xmm0, xmm2
+; 8x x0 = x0 * x4
+%line 2455+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm7, xmm1
+; 8x x1 = x1 * x7
+%line 2456+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm0, xmm4
+; 8x x0 = x0 - x1
+%line 2457+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubw xmm7, xmm0
+; 8x x0 = x0 + x2
+%line 2458+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddw xmm7, xmm5
+; 8x x3 = mulhi(x0, x6)
+%line 2459+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm5, xmm7
+	pmulhw xmm5, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 2460+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm5, xmm0
+; (int16) 8x x3 >>= 10
+%line 2461+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psraw xmm5, 10
+; 8x x3 = x3 * x7
+%line 2462+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm5, xmm4
+; 8x x0 = x0 - x3
+%line 2463+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubw xmm7, xmm5
+; mem128[qd + 48] = x0
+%line 2464+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rsi + 48], xmm7
+; pa = pa + 128
+%line 2465+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add r8, 128
+; pb = pb + 128
+%line 2466+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add r9, 128
+; pc = pc + 128
+%line 2467+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add r11, 128
+; qd = qd + 64
+%line 2468+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add rsi, 64
+; i1 = i1 - 1
+%line 2469+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	sub r10, 1
+; =? i1 - 0
+%line 2470+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	cmp r10, 0
+; goto loop27 if !=
+%line 2471+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	jne .Lloop27
+; x0 = mem128[pa]
+%line 2472+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm5, xmm2
+	movdqa xmm6, xmm1
+	movdqu xmm7, [r8]
+; 4x x0 += mem128[pb]
+%line 2473+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9]
+	paddd xmm7, xmm0
+; x2 = mem128[pc]
+%line 2474+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11]
+; 4x x0 += x2
+%line 2475+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm7, xmm0
+; x2 = x0
+%line 2476+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm1, xmm7
+; 4x x2 <<= 16
+%line 2477+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pslld xmm1, 16
+; (int32) 4x x2 >>= 16
+%line 2478+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psrad xmm1, 16
+; 4x x0 -= x2
+%line 2479+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm7, xmm1
+; (int32) 4x x0 >>= 16
+%line 2480+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psrad xmm7, 16
+; x1 = mem128[pa + 16]
+%line 2481+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm2, [r8 + 16]
+; 4x x1 += mem128[pb + 16]
+%line 2482+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r9 + 16]
+	paddd xmm2, xmm0
+; x3 = mem128[pc + 16]
+%line 2483+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [r11 + 16]
+; 4x x1 += x3
+%line 2484+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddd xmm2, xmm0
+; x3 = x1
+%line 2485+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm0, xmm2
+; 4x x3 <<= 16
+%line 2486+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pslld xmm0, 16
+; (int32) 4x x3 >>= 16
+%line 2487+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psrad xmm0, 16
+; 4x x1 -= x3
+%line 2488+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubd xmm2, xmm0
+; (int32) 4x x1 >>= 16
+%line 2489+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psrad xmm2, 16
+; x2 = packs32(x2, x3)
+%line 2490+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	packssdw xmm1, xmm0
+; x0 = packs32(x0, x1)
+%line 2491+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	packssdw xmm7, xmm2
+; 8x x3 = mulhi(x2, x6)
+%line 2492+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm2, xmm1
+	pmulhw xmm2, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 2493+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm2, xmm0
+; (int16) 8x x3 >>= 10
+%line 2494+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psraw xmm2, 10
+; 8x x3 = x3 * x7
+%line 2495+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm2, xmm4
+; 8x x2 = x2 - x3
+%line 2496+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubw xmm1, xmm2
+; 8x x1 = mulhi(x0, x5)
+%line 2497+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm0, xmm7
+	pmulhw xmm0, xmm5
+; 8x x0 = x0 * x4
+%line 2498+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm7, xmm6
+; 8x x1 = x1 * x7
+%line 2499+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm0, xmm4
+; 8x x0 = x0 - x1
+%line 2500+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubw xmm7, xmm0
+; 8x x0 = x0 + x2
+%line 2501+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	paddw xmm7, xmm1
+; 8x x3 = mulhi(x0, x6)
+%line 2502+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqa xmm1, xmm7
+	pmulhw xmm1, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 2503+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm1, xmm0
+; (int16) 8x x3 >>= 10
+%line 2504+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psraw xmm1, 10
+; 8x x3 = x3 * x7
+%line 2505+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	pmullw xmm1, xmm4
+; 8x x0 = x0 - x3
+%line 2506+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	psubw xmm7, xmm1
+; mem128[qd] = x0
+%line 2507+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	movdqu [rsi], xmm7
+; pa = w + 119760
+%line 2508+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r10, rcx
+	lea r8, [r10 + 119760]
+; x0 = mem128[pa]
+%line 2509+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8]
 ; mem128[out] = x0
-%line 1808+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2510+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi], xmm0
 ; x0 = mem128[pa + 16]
-%line 1809+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2511+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 16]
 ; mem128[out + 16] = x0
-%line 1810+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2512+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 16], xmm0
 ; x0 = mem128[pa + 32]
-%line 1811+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2513+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 32]
 ; mem128[out + 32] = x0
-%line 1812+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2514+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 32], xmm0
 ; x0 = mem128[pa + 48]
-%line 1813+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2515+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 48]
 ; mem128[out + 48] = x0
-%line 1814+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2516+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 48], xmm0
 ; x0 = mem128[pa + 64]
-%line 1815+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2517+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 64]
 ; mem128[out + 64] = x0
-%line 1816+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2518+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 64], xmm0
 ; x0 = mem128[pa + 80]
-%line 1817+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2519+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 80]
 ; mem128[out + 80] = x0
-%line 1818+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2520+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 80], xmm0
 ; x0 = mem128[pa + 96]
-%line 1819+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2521+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 96]
 ; mem128[out + 96] = x0
-%line 1820+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2522+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 96], xmm0
 ; x0 = mem128[pa + 112]
-%line 1821+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2523+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 112]
 ; mem128[out + 112] = x0
-%line 1822+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2524+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 112], xmm0
 ; x0 = mem128[pa + 128]
-%line 1823+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2525+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 128]
 ; mem128[out + 128] = x0
-%line 1824+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2526+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 128], xmm0
 ; x0 = mem128[pa + 144]
-%line 1825+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2527+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 144]
 ; mem128[out + 144] = x0
-%line 1826+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2528+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 144], xmm0
 ; x0 = mem128[pa + 160]
-%line 1827+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2529+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 160]
 ; mem128[out + 160] = x0
-%line 1828+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2530+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 160], xmm0
 ; x0 = mem128[pa + 176]
-%line 1829+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2531+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 176]
 ; mem128[out + 176] = x0
-%line 1830+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2532+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 176], xmm0
 ; x0 = mem128[pa + 192]
-%line 1831+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2533+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 192]
 ; mem128[out + 192] = x0
-%line 1832+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2534+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 192], xmm0
 ; x0 = mem128[pa + 208]
-%line 1833+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2535+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 208]
 ; mem128[out + 208] = x0
-%line 1834+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2536+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 208], xmm0
 ; x0 = mem128[pa + 224]
-%line 1835+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2537+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 224]
 ; mem128[out + 224] = x0
-%line 1836+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2538+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 224], xmm0
 ; x0 = mem128[pa + 240]
-%line 1837+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2539+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 240]
 ; mem128[out + 240] = x0
-%line 1838+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2540+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 240], xmm0
 ; x0 = mem128[pa + 256]
-%line 1839+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2541+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 256]
 ; mem128[out + 256] = x0
-%line 1840+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2542+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 256], xmm0
 ; x0 = mem128[pa + 272]
-%line 1841+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2543+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 272]
 ; mem128[out + 272] = x0
-%line 1842+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2544+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 272], xmm0
 ; x0 = mem128[pa + 288]
-%line 1843+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2545+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 288]
 ; mem128[out + 288] = x0
-%line 1844+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2546+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 288], xmm0
 ; x0 = mem128[pa + 304]
-%line 1845+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2547+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 304]
 ; mem128[out + 304] = x0
-%line 1846+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2548+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 304], xmm0
 ; x0 = mem128[pa + 320]
-%line 1847+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2549+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 320]
 ; mem128[out + 320] = x0
-%line 1848+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2550+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 320], xmm0
 ; x0 = mem128[pa + 336]
-%line 1849+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2551+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 336]
 ; mem128[out + 336] = x0
-%line 1850+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2552+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 336], xmm0
 ; x0 = mem128[pa + 352]
-%line 1851+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2553+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 352]
 ; mem128[out + 352] = x0
-%line 1852+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2554+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 352], xmm0
 ; x0 = mem128[pa + 368]
-%line 1853+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2555+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 368]
 ; mem128[out + 368] = x0
-%line 1854+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2556+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 368], xmm0
 ; x0 = mem128[pa + 384]
-%line 1855+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2557+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 384]
 ; mem128[out + 384] = x0
-%line 1856+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2558+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 384], xmm0
 ; x0 = mem128[pa + 400]
-%line 1857+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2559+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 400]
 ; mem128[out + 400] = x0
-%line 1858+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2560+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 400], xmm0
 ; x0 = mem128[pa + 416]
-%line 1859+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2561+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 416]
 ; mem128[out + 416] = x0
-%line 1860+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2562+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 416], xmm0
 ; x0 = mem128[pa + 432]
-%line 1861+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2563+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 432]
 ; mem128[out + 432] = x0
-%line 1862+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2564+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 432], xmm0
 ; x0 = mem128[pa + 448]
-%line 1863+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2565+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 448]
 ; mem128[out + 448] = x0
-%line 1864+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2566+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 448], xmm0
 ; x0 = mem128[pa + 464]
-%line 1865+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2567+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 464]
 ; mem128[out + 464] = x0
-%line 1866+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2568+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 464], xmm0
 ; x0 = mem128[pa + 480]
-%line 1867+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2569+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 480]
 ; mem128[out + 480] = x0
-%line 1868+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2570+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 480], xmm0
 ; x0 = mem128[pa + 496]
-%line 1869+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2571+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 496]
 ; mem128[out + 496] = x0
-%line 1870+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2572+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 496], xmm0
 ; x0 = mem128[pa + 512]
-%line 1871+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2573+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 512]
 ; mem128[out + 512] = x0
-%line 1872+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2574+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 512], xmm0
 ; x0 = mem128[pa + 528]
-%line 1873+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2575+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 528]
 ; mem128[out + 528] = x0
-%line 1874+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2576+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 528], xmm0
 ; x0 = mem128[pa + 544]
-%line 1875+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2577+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 544]
 ; mem128[out + 544] = x0
-%line 1876+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2578+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 544], xmm0
 ; x0 = mem128[pa + 560]
-%line 1877+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2579+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 560]
 ; mem128[out + 560] = x0
-%line 1878+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2580+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 560], xmm0
 ; x0 = mem128[pa + 576]
-%line 1879+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2581+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 576]
 ; mem128[out + 576] = x0
-%line 1880+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2582+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 576], xmm0
 ; x0 = mem128[pa + 592]
-%line 1881+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2583+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 592]
 ; mem128[out + 592] = x0
-%line 1882+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2584+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 592], xmm0
 ; x0 = mem128[pa + 608]
-%line 1883+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2585+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 608]
 ; mem128[out + 608] = x0
-%line 1884+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2586+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 608], xmm0
 ; x0 = mem128[pa + 624]
-%line 1885+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2587+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 624]
 ; mem128[out + 624] = x0
-%line 1886+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2588+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 624], xmm0
 ; x0 = mem128[pa + 640]
-%line 1887+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2589+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 640]
 ; mem128[out + 640] = x0
-%line 1888+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2590+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 640], xmm0
 ; x0 = mem128[pa + 656]
-%line 1889+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2591+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 656]
 ; mem128[out + 656] = x0
-%line 1890+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2592+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 656], xmm0
 ; x0 = mem128[pa + 672]
-%line 1891+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2593+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 672]
 ; mem128[out + 672] = x0
-%line 1892+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2594+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 672], xmm0
 ; x0 = mem128[pa + 688]
-%line 1893+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2595+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 688]
 ; mem128[out + 688] = x0
-%line 1894+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2596+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 688], xmm0
 ; x0 = mem128[pa + 704]
-%line 1895+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2597+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 704]
 ; mem128[out + 704] = x0
-%line 1896+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2598+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 704], xmm0
 ; x0 = mem128[pa + 720]
-%line 1897+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2599+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 720]
 ; mem128[out + 720] = x0
-%line 1898+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2600+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 720], xmm0
 ; x0 = mem128[pa + 736]
-%line 1899+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2601+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 736]
 ; mem128[out + 736] = x0
-%line 1900+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2602+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 736], xmm0
 ; x0 = mem128[pa + 752]
-%line 1901+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2603+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 752]
 ; mem128[out + 752] = x0
-%line 1902+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2604+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 752], xmm0
 ; x0 = mem128[pa + 768]
-%line 1903+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2605+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 768]
 ; mem128[out + 768] = x0
-%line 1904+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2606+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 768], xmm0
 ; x0 = mem128[pa + 784]
-%line 1905+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2607+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 784]
 ; mem128[out + 784] = x0
-%line 1906+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2608+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 784], xmm0
 ; x0 = mem128[pa + 800]
-%line 1907+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2609+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 800]
 ; mem128[out + 800] = x0
-%line 1908+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2610+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 800], xmm0
 ; x0 = mem128[pa + 816]
-%line 1909+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2611+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 816]
 ; mem128[out + 816] = x0
-%line 1910+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2612+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 816], xmm0
 ; x0 = mem128[pa + 832]
-%line 1911+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2613+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 832]
 ; mem128[out + 832] = x0
-%line 1912+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2614+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 832], xmm0
 ; x0 = mem128[pa + 848]
-%line 1913+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2615+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 848]
 ; mem128[out + 848] = x0
-%line 1914+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2616+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 848], xmm0
 ; x0 = mem128[pa + 864]
-%line 1915+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2617+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 864]
 ; mem128[out + 864] = x0
-%line 1916+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2618+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 864], xmm0
 ; x0 = mem128[pa + 880]
-%line 1917+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2619+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 880]
 ; mem128[out + 880] = x0
-%line 1918+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2620+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 880], xmm0
 ; x0 = mem128[pa + 896]
-%line 1919+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2621+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 896]
 ; mem128[out + 896] = x0
-%line 1920+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2622+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 896], xmm0
 ; x0 = mem128[pa + 912]
-%line 1921+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2623+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 912]
 ; mem128[out + 912] = x0
-%line 1922+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2624+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 912], xmm0
 ; x0 = mem128[pa + 928]
-%line 1923+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2625+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 928]
 ; mem128[out + 928] = x0
-%line 1924+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2626+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 928], xmm0
 ; x0 = mem128[pa + 944]
-%line 1925+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2627+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 944]
 ; mem128[out + 944] = x0
-%line 1926+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2628+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 944], xmm0
 ; x0 = mem128[pa + 960]
-%line 1927+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2629+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 960]
 ; mem128[out + 960] = x0
-%line 1928+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2630+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 960], xmm0
 ; x0 = mem128[pa + 976]
-%line 1929+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2631+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 976]
 ; mem128[out + 976] = x0
-%line 1930+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2632+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 976], xmm0
 ; x0 = mem128[pa + 992]
-%line 1931+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2633+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 992]
 ; mem128[out + 992] = x0
-%line 1932+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2634+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 992], xmm0
 ; x0 = mem128[pa + 1008]
-%line 1933+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2635+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 1008]
 ; mem128[out + 1008] = x0
-%line 1934+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2636+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 1008], xmm0
 ; x0 = mem128[pa + 1024]
-%line 1935+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2637+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 1024]
 ; mem128[out + 1024] = x0
-%line 1936+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2638+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 1024], xmm0
 ; x0 = mem128[pa + 1040]
-%line 1937+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2639+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 1040]
 ; mem128[out + 1040] = x0
-%line 1938+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2640+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 1040], xmm0
 ; x0 = mem128[pa + 1056]
-%line 1939+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2641+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 1056]
 ; mem128[out + 1056] = x0
-%line 1940+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2642+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 1056], xmm0
 ; x0 = mem128[pa + 1072]
-%line 1941+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2643+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 1072]
 ; mem128[out + 1072] = x0
-%line 1942+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2644+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 1072], xmm0
 ; x0 = mem128[pa + 1088]
-%line 1943+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2645+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 1088]
 ; mem128[out + 1088] = x0
-%line 1944+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2646+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 1088], xmm0
 ; x0 = mem128[pa + 1104]
-%line 1945+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2647+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 1104]
 ; mem128[out + 1104] = x0
-%line 1946+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2648+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 1104], xmm0
 ; x0 = mem128[pa + 1120]
-%line 1947+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2649+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 1120]
 ; mem128[out + 1120] = x0
-%line 1948+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2650+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 1120], xmm0
 ; x0 = mem128[pa + 1136]
-%line 1949+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2651+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 1136]
 ; mem128[out + 1136] = x0
-%line 1950+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2652+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 1136], xmm0
 ; x0 = mem128[pa + 1152]
-%line 1951+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2653+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 1152]
 ; mem128[out + 1152] = x0
-%line 1952+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2654+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 1152], xmm0
 ; x0 = mem128[pa + 1168]
-%line 1953+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2655+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 1168]
 ; mem128[out + 1168] = x0
-%line 1954+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2656+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 1168], xmm0
 ; x0 = mem128[pa + 1184]
-%line 1955+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2657+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 1184]
 ; mem128[out + 1184] = x0
-%line 1956+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2658+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 1184], xmm0
 ; x0 = mem128[pa + 1200]
-%line 1957+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2659+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 1200]
 ; mem128[out + 1200] = x0
-%line 1958+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2660+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 1200], xmm0
 ; x0 = mem128[pa + 1216]
-%line 1959+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2661+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 1216]
 ; mem128[out + 1216] = x0
-%line 1960+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2662+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 1216], xmm0
 ; x0 = mem128[pa + 1232]
-%line 1961+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2663+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 1232]
 ; mem128[out + 1232] = x0
-%line 1962+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2664+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 1232], xmm0
 ; x0 = mem128[pa + 1248]
-%line 1963+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2665+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 1248]
 ; mem128[out + 1248] = x0
-%line 1964+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2666+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 1248], xmm0
 ; x0 = mem128[pa + 1264]
-%line 1965+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2667+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 1264]
 ; mem128[out + 1264] = x0
-%line 1966+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2668+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 1264], xmm0
 ; x0 = mem128[pa + 1280]
-%line 1967+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2669+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 1280]
 ; mem128[out + 1280] = x0
-%line 1968+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2670+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rdi + 1280], xmm0
 ; t0 = mem64[pa + 1296]
-%line 1969+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2671+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov r9, [r8 + 1296]
 ; mem64[out + 1296] = t0
-%line 1970+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2672+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov [rdi + 1296], r9
 ; t0 = mem16[pa + 1304]
-%line 1971+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2673+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movzx r8d, word [r8 + 1304]
 ; mem16[out + 1304] = t0
-%line 1972+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+%line 2674+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov word [rdi + 1304], r8w
 ; leave
-%line 1973+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add rsp, 139728
+%line 2675+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	add rsp, 121904
 	pop rbx
 	ret
 .end:
@@ -6368,7 +8083,16 @@ align 64
 DW:
 	dw 0x3b6, 0x3b6, 0x3b6, 0x3b6, 0x3b6, 0x3b6, 0x3b6, 0x3b6
 align 64
+C65:
+	dw 0x34a, 0x34a, 0x34a, 0x34a, 0x34a, 0x34a, 0x34a, 0x34a
+align 64
+DW65:
+	dw 0x2ea5, 0x2ea5, 0x2ea5, 0x2ea5, 0x2ea5, 0x2ea5, 0x2ea5, 0x2ea5
+align 64
 LANE0OFF:
 	dw 0x0, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff
+align 64
+LANE0OFF32:
+	dw 0x0, 0x0, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff
 
 section .note.GNU-stack noalloc noexec nowrite progbits

@@ -9,6315 +9,10878 @@ global qhasm_kernel_core_multsntrup857_amd64_mul:function (qhasm_kernel_core_mul
 align 32
 qhasm_kernel_core_multsntrup857_amd64_mul:
 	push rbx
-	sub rsp, 271744
+	sub rsp, 162496
 ; w = &workqhasm_kernel_core_multsntrup857_amd64_mul
-%line 25+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r11, [rsp + 0]
-; pa = w + 264528
-%line 26+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r11 + 264528]
+%line 28+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r10, [rsp + 0]
+; pa = w + 158320
+%line 29+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r8, [r10 + 158320]
 ; z0 = 0
-%line 27+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 30+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	pxor xmm0, xmm0
 ; i1 = 5
-%line 28+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 31+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov r9, 5
 align 32
 .Lloop1:
 ; mem128[pa] = z0
-%line 30+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 33+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8], xmm0
 ; mem128[pa + 16] = z0
-%line 31+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 34+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 16], xmm0
 ; mem128[pa + 32] = z0
-%line 32+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 35+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 32], xmm0
 ; mem128[pa + 48] = z0
-%line 33+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 36+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 48], xmm0
 ; pa = pa + 64
-%line 34+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 37+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r8, 64
 ; i1 = i1 - 1
-%line 35+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 38+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	sub r9, 1
 ; =? i1 - 0
-%line 36+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 39+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	cmp r9, 0
 ; goto loop1 if !=
-%line 37+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 40+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	jne .Lloop1
 ; mem128[pa] = z0
-%line 38+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 41+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8], xmm0
-; pa = w + 262816
-%line 39+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r11 + 262816]
+; pa = w + 156608
+%line 42+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r9, [r10 + 156608]
 ; x0 = mem128[in]
-%line 40+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 43+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi]
 ; mem128[pa] = x0
-%line 41+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 44+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9], xmm0
 ; x0 = mem128[in + 16]
-%line 42+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 45+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 16]
 ; mem128[pa + 16] = x0
-%line 43+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 46+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 16], xmm0
 ; x0 = mem128[in + 32]
-%line 44+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 47+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 32]
 ; mem128[pa + 32] = x0
-%line 45+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 48+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 32], xmm0
 ; x0 = mem128[in + 48]
-%line 46+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 49+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 48]
 ; mem128[pa + 48] = x0
-%line 47+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 50+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 48], xmm0
 ; x0 = mem128[in + 64]
-%line 48+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 51+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 64]
 ; mem128[pa + 64] = x0
-%line 49+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 52+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 64], xmm0
 ; x0 = mem128[in + 80]
-%line 50+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 53+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 80]
 ; mem128[pa + 80] = x0
-%line 51+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 54+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 80], xmm0
 ; x0 = mem128[in + 96]
-%line 52+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 55+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 96]
 ; mem128[pa + 96] = x0
-%line 53+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 56+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 96], xmm0
 ; x0 = mem128[in + 112]
-%line 54+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 57+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 112]
 ; mem128[pa + 112] = x0
-%line 55+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 58+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 112], xmm0
 ; x0 = mem128[in + 128]
-%line 56+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 59+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 128]
 ; mem128[pa + 128] = x0
-%line 57+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 60+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 128], xmm0
 ; x0 = mem128[in + 144]
-%line 58+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 61+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 144]
 ; mem128[pa + 144] = x0
-%line 59+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 62+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 144], xmm0
 ; x0 = mem128[in + 160]
-%line 60+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 63+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 160]
 ; mem128[pa + 160] = x0
-%line 61+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 64+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 160], xmm0
 ; x0 = mem128[in + 176]
-%line 62+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 65+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 176]
 ; mem128[pa + 176] = x0
-%line 63+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 66+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 176], xmm0
 ; x0 = mem128[in + 192]
-%line 64+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 67+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 192]
 ; mem128[pa + 192] = x0
-%line 65+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 68+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 192], xmm0
 ; x0 = mem128[in + 208]
-%line 66+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 69+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 208]
 ; mem128[pa + 208] = x0
-%line 67+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 70+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 208], xmm0
 ; x0 = mem128[in + 224]
-%line 68+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 71+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 224]
 ; mem128[pa + 224] = x0
-%line 69+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 72+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 224], xmm0
 ; x0 = mem128[in + 240]
-%line 70+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 73+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 240]
 ; mem128[pa + 240] = x0
-%line 71+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 74+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 240], xmm0
 ; x0 = mem128[in + 256]
-%line 72+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 75+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 256]
 ; mem128[pa + 256] = x0
-%line 73+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 76+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 256], xmm0
 ; x0 = mem128[in + 272]
-%line 74+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 77+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 272]
 ; mem128[pa + 272] = x0
-%line 75+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 78+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 272], xmm0
 ; x0 = mem128[in + 288]
-%line 76+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 79+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 288]
 ; mem128[pa + 288] = x0
-%line 77+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 80+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 288], xmm0
 ; x0 = mem128[in + 304]
-%line 78+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 81+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 304]
 ; mem128[pa + 304] = x0
-%line 79+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 82+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 304], xmm0
 ; x0 = mem128[in + 320]
-%line 80+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 83+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 320]
 ; mem128[pa + 320] = x0
-%line 81+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 84+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 320], xmm0
 ; x0 = mem128[in + 336]
-%line 82+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 85+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 336]
 ; mem128[pa + 336] = x0
-%line 83+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 86+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 336], xmm0
 ; x0 = mem128[in + 352]
-%line 84+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 87+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 352]
 ; mem128[pa + 352] = x0
-%line 85+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 88+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 352], xmm0
 ; x0 = mem128[in + 368]
-%line 86+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 89+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 368]
 ; mem128[pa + 368] = x0
-%line 87+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 90+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 368], xmm0
 ; x0 = mem128[in + 384]
-%line 88+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 91+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 384]
 ; mem128[pa + 384] = x0
-%line 89+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 92+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 384], xmm0
 ; x0 = mem128[in + 400]
-%line 90+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 93+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 400]
 ; mem128[pa + 400] = x0
-%line 91+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 94+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 400], xmm0
 ; x0 = mem128[in + 416]
-%line 92+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 95+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 416]
 ; mem128[pa + 416] = x0
-%line 93+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 96+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 416], xmm0
 ; x0 = mem128[in + 432]
-%line 94+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 97+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 432]
 ; mem128[pa + 432] = x0
-%line 95+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 98+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 432], xmm0
 ; x0 = mem128[in + 448]
-%line 96+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 99+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 448]
 ; mem128[pa + 448] = x0
-%line 97+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 100+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 448], xmm0
 ; x0 = mem128[in + 464]
-%line 98+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 101+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 464]
 ; mem128[pa + 464] = x0
-%line 99+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 102+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 464], xmm0
 ; x0 = mem128[in + 480]
-%line 100+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 103+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 480]
 ; mem128[pa + 480] = x0
-%line 101+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 104+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 480], xmm0
 ; x0 = mem128[in + 496]
-%line 102+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 105+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 496]
 ; mem128[pa + 496] = x0
-%line 103+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 106+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 496], xmm0
 ; x0 = mem128[in + 512]
-%line 104+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 107+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 512]
 ; mem128[pa + 512] = x0
-%line 105+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 108+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 512], xmm0
 ; x0 = mem128[in + 528]
-%line 106+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 109+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 528]
 ; mem128[pa + 528] = x0
-%line 107+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 110+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 528], xmm0
 ; x0 = mem128[in + 544]
-%line 108+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 111+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 544]
 ; mem128[pa + 544] = x0
-%line 109+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 112+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 544], xmm0
 ; x0 = mem128[in + 560]
-%line 110+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 113+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 560]
 ; mem128[pa + 560] = x0
-%line 111+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 114+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 560], xmm0
 ; x0 = mem128[in + 576]
-%line 112+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 115+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 576]
 ; mem128[pa + 576] = x0
-%line 113+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 116+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 576], xmm0
 ; x0 = mem128[in + 592]
-%line 114+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 117+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 592]
 ; mem128[pa + 592] = x0
-%line 115+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 118+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 592], xmm0
 ; x0 = mem128[in + 608]
-%line 116+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 119+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 608]
 ; mem128[pa + 608] = x0
-%line 117+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 120+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 608], xmm0
 ; x0 = mem128[in + 624]
-%line 118+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 121+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 624]
 ; mem128[pa + 624] = x0
-%line 119+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 122+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 624], xmm0
 ; x0 = mem128[in + 640]
-%line 120+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 123+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 640]
 ; mem128[pa + 640] = x0
-%line 121+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 124+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 640], xmm0
 ; x0 = mem128[in + 656]
-%line 122+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 125+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 656]
 ; mem128[pa + 656] = x0
-%line 123+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 126+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 656], xmm0
 ; x0 = mem128[in + 672]
-%line 124+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 127+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 672]
 ; mem128[pa + 672] = x0
-%line 125+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 128+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 672], xmm0
 ; x0 = mem128[in + 688]
-%line 126+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 129+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 688]
 ; mem128[pa + 688] = x0
-%line 127+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 130+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 688], xmm0
 ; x0 = mem128[in + 704]
-%line 128+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 131+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 704]
 ; mem128[pa + 704] = x0
-%line 129+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 132+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 704], xmm0
 ; x0 = mem128[in + 720]
-%line 130+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 133+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 720]
 ; mem128[pa + 720] = x0
-%line 131+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 134+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 720], xmm0
 ; x0 = mem128[in + 736]
-%line 132+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 135+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 736]
 ; mem128[pa + 736] = x0
-%line 133+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 136+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 736], xmm0
 ; x0 = mem128[in + 752]
-%line 134+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 137+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 752]
 ; mem128[pa + 752] = x0
-%line 135+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 138+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 752], xmm0
 ; x0 = mem128[in + 768]
-%line 136+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 139+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 768]
 ; mem128[pa + 768] = x0
-%line 137+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 140+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 768], xmm0
 ; x0 = mem128[in + 784]
-%line 138+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 141+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 784]
 ; mem128[pa + 784] = x0
-%line 139+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 142+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 784], xmm0
 ; x0 = mem128[in + 800]
-%line 140+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 143+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 800]
 ; mem128[pa + 800] = x0
-%line 141+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 144+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 800], xmm0
 ; x0 = mem128[in + 816]
-%line 142+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 145+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 816]
 ; mem128[pa + 816] = x0
-%line 143+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 146+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 816], xmm0
 ; x0 = mem128[in + 832]
-%line 144+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 147+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 832]
 ; mem128[pa + 832] = x0
-%line 145+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 148+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 832], xmm0
 ; x0 = mem128[in + 848]
-%line 146+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 149+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 848]
 ; mem128[pa + 848] = x0
-%line 147+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 150+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 848], xmm0
 ; x0 = mem128[in + 864]
-%line 148+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 151+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 864]
 ; mem128[pa + 864] = x0
-%line 149+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 152+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 864], xmm0
 ; x0 = mem128[in + 880]
-%line 150+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 153+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 880]
 ; mem128[pa + 880] = x0
-%line 151+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 154+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 880], xmm0
 ; x0 = mem128[in + 896]
-%line 152+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 155+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 896]
 ; mem128[pa + 896] = x0
-%line 153+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 156+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 896], xmm0
 ; x0 = mem128[in + 912]
-%line 154+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 157+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 912]
 ; mem128[pa + 912] = x0
-%line 155+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 158+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 912], xmm0
 ; x0 = mem128[in + 928]
-%line 156+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 159+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 928]
 ; mem128[pa + 928] = x0
-%line 157+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 160+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 928], xmm0
 ; x0 = mem128[in + 944]
-%line 158+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 161+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 944]
 ; mem128[pa + 944] = x0
-%line 159+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 162+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 944], xmm0
 ; x0 = mem128[in + 960]
-%line 160+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 163+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 960]
 ; mem128[pa + 960] = x0
-%line 161+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 164+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 960], xmm0
 ; x0 = mem128[in + 976]
-%line 162+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 165+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 976]
 ; mem128[pa + 976] = x0
-%line 163+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 166+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 976], xmm0
 ; x0 = mem128[in + 992]
-%line 164+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 167+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 992]
 ; mem128[pa + 992] = x0
-%line 165+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 168+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 992], xmm0
 ; x0 = mem128[in + 1008]
-%line 166+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 169+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1008]
 ; mem128[pa + 1008] = x0
-%line 167+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 170+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1008], xmm0
 ; x0 = mem128[in + 1024]
-%line 168+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 171+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1024]
 ; mem128[pa + 1024] = x0
-%line 169+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 172+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1024], xmm0
 ; x0 = mem128[in + 1040]
-%line 170+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 173+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1040]
 ; mem128[pa + 1040] = x0
-%line 171+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 174+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1040], xmm0
 ; x0 = mem128[in + 1056]
-%line 172+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 175+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1056]
 ; mem128[pa + 1056] = x0
-%line 173+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 176+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1056], xmm0
 ; x0 = mem128[in + 1072]
-%line 174+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 177+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1072]
 ; mem128[pa + 1072] = x0
-%line 175+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 178+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1072], xmm0
 ; x0 = mem128[in + 1088]
-%line 176+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 179+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1088]
 ; mem128[pa + 1088] = x0
-%line 177+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 180+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1088], xmm0
 ; x0 = mem128[in + 1104]
-%line 178+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 181+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1104]
 ; mem128[pa + 1104] = x0
-%line 179+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 182+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1104], xmm0
 ; x0 = mem128[in + 1120]
-%line 180+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 183+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1120]
 ; mem128[pa + 1120] = x0
-%line 181+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 184+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1120], xmm0
 ; x0 = mem128[in + 1136]
-%line 182+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 185+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1136]
 ; mem128[pa + 1136] = x0
-%line 183+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 186+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1136], xmm0
 ; x0 = mem128[in + 1152]
-%line 184+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 187+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1152]
 ; mem128[pa + 1152] = x0
-%line 185+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 188+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1152], xmm0
 ; x0 = mem128[in + 1168]
-%line 186+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 189+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1168]
 ; mem128[pa + 1168] = x0
-%line 187+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 190+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1168], xmm0
 ; x0 = mem128[in + 1184]
-%line 188+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 191+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1184]
 ; mem128[pa + 1184] = x0
-%line 189+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 192+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1184], xmm0
 ; x0 = mem128[in + 1200]
-%line 190+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 193+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1200]
 ; mem128[pa + 1200] = x0
-%line 191+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 194+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1200], xmm0
 ; x0 = mem128[in + 1216]
-%line 192+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 195+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1216]
 ; mem128[pa + 1216] = x0
-%line 193+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 196+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1216], xmm0
 ; x0 = mem128[in + 1232]
-%line 194+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 197+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1232]
 ; mem128[pa + 1232] = x0
-%line 195+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 198+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1232], xmm0
 ; x0 = mem128[in + 1248]
-%line 196+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 199+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1248]
 ; mem128[pa + 1248] = x0
-%line 197+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 200+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1248], xmm0
 ; x0 = mem128[in + 1264]
-%line 198+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 201+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1264]
 ; mem128[pa + 1264] = x0
-%line 199+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 202+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1264], xmm0
 ; x0 = mem128[in + 1280]
-%line 200+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 203+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1280]
 ; mem128[pa + 1280] = x0
-%line 201+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 204+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1280], xmm0
 ; x0 = mem128[in + 1296]
-%line 202+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 205+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1296]
 ; mem128[pa + 1296] = x0
-%line 203+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 206+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1296], xmm0
 ; x0 = mem128[in + 1312]
-%line 204+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 207+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1312]
 ; mem128[pa + 1312] = x0
-%line 205+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 208+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1312], xmm0
 ; x0 = mem128[in + 1328]
-%line 206+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 209+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1328]
 ; mem128[pa + 1328] = x0
-%line 207+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 210+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1328], xmm0
 ; x0 = mem128[in + 1344]
-%line 208+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 211+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1344]
 ; mem128[pa + 1344] = x0
-%line 209+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 212+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1344], xmm0
 ; x0 = mem128[in + 1360]
-%line 210+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 213+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1360]
 ; mem128[pa + 1360] = x0
-%line 211+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 214+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1360], xmm0
 ; x0 = mem128[in + 1376]
-%line 212+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 215+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1376]
 ; mem128[pa + 1376] = x0
-%line 213+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 216+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1376], xmm0
 ; x0 = mem128[in + 1392]
-%line 214+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 217+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1392]
 ; mem128[pa + 1392] = x0
-%line 215+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 218+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1392], xmm0
 ; x0 = mem128[in + 1408]
-%line 216+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 219+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1408]
 ; mem128[pa + 1408] = x0
-%line 217+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 220+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1408], xmm0
 ; x0 = mem128[in + 1424]
-%line 218+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 221+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1424]
 ; mem128[pa + 1424] = x0
-%line 219+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 222+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1424], xmm0
 ; x0 = mem128[in + 1440]
-%line 220+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 223+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1440]
 ; mem128[pa + 1440] = x0
-%line 221+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 224+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1440], xmm0
 ; x0 = mem128[in + 1456]
-%line 222+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 225+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1456]
 ; mem128[pa + 1456] = x0
-%line 223+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 226+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1456], xmm0
 ; x0 = mem128[in + 1472]
-%line 224+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 227+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1472]
 ; mem128[pa + 1472] = x0
-%line 225+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 228+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1472], xmm0
 ; x0 = mem128[in + 1488]
-%line 226+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 229+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1488]
 ; mem128[pa + 1488] = x0
-%line 227+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 230+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1488], xmm0
 ; x0 = mem128[in + 1504]
-%line 228+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 231+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1504]
 ; mem128[pa + 1504] = x0
-%line 229+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 232+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1504], xmm0
 ; x0 = mem128[in + 1520]
-%line 230+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 233+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1520]
 ; mem128[pa + 1520] = x0
-%line 231+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 234+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1520], xmm0
 ; x0 = mem128[in + 1536]
-%line 232+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 235+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1536]
 ; mem128[pa + 1536] = x0
-%line 233+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 236+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1536], xmm0
 ; x0 = mem128[in + 1552]
-%line 234+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 237+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1552]
 ; mem128[pa + 1552] = x0
-%line 235+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 238+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1552], xmm0
 ; x0 = mem128[in + 1568]
-%line 236+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 239+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1568]
 ; mem128[pa + 1568] = x0
-%line 237+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 240+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1568], xmm0
 ; x0 = mem128[in + 1584]
-%line 238+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 241+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1584]
 ; mem128[pa + 1584] = x0
-%line 239+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 242+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1584], xmm0
 ; x0 = mem128[in + 1600]
-%line 240+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 243+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1600]
 ; mem128[pa + 1600] = x0
-%line 241+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 244+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1600], xmm0
 ; x0 = mem128[in + 1616]
-%line 242+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 245+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1616]
 ; mem128[pa + 1616] = x0
-%line 243+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 246+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1616], xmm0
 ; x0 = mem128[in + 1632]
-%line 244+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 247+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1632]
 ; mem128[pa + 1632] = x0
-%line 245+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 248+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1632], xmm0
 ; x0 = mem128[in + 1648]
-%line 246+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 249+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1648]
 ; mem128[pa + 1648] = x0
-%line 247+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 250+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1648], xmm0
 ; x0 = mem128[in + 1664]
-%line 248+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 251+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1664]
 ; mem128[pa + 1664] = x0
-%line 249+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 252+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1664], xmm0
 ; x0 = mem128[in + 1680]
-%line 250+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 253+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1680]
 ; mem128[pa + 1680] = x0
-%line 251+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 254+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1680], xmm0
 ; x0 = mem128[in + 1696]
-%line 252+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 255+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi + 1696]
 ; mem128[pa + 1696] = x0
-%line 253+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 256+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r9 + 1696], xmm0
 ; t0 = mem16[in + 1712]
-%line 254+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 257+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movzx r8d, word [rsi + 1712]
 ; mem16[pa + 1712] = t0
-%line 255+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 258+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov word [r9 + 1712], r8w
-; pa = w + 265712
-%line 256+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r11 + 265712]
+; pa = w + 159504
+%line 259+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r8, [r10 + 159504]
 ; z0 = 0
-%line 257+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 260+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	pxor xmm0, xmm0
 ; i1 = 2
-%line 258+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 261+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov r9, 2
 align 32
 .Lloop2:
 ; mem128[pa] = z0
-%line 260+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 263+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8], xmm0
 ; mem128[pa + 16] = z0
-%line 261+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 264+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 16], xmm0
 ; mem128[pa + 32] = z0
-%line 262+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 265+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 32], xmm0
 ; mem128[pa + 48] = z0
-%line 263+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 266+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 48], xmm0
 ; pa = pa + 64
-%line 264+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 267+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r8, 64
 ; i1 = i1 - 1
-%line 265+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 268+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	sub r9, 1
 ; =? i1 - 0
-%line 266+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 269+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	cmp r9, 0
 ; goto loop2 if !=
-%line 267+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 270+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	jne .Lloop2
 ; mem128[pa] = z0
-%line 268+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 271+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8], xmm0
 ; mem128[pa + 16] = z0
-%line 269+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 272+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 16], xmm0
 ; mem128[pa + 32] = z0
-%line 270+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 273+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 32], xmm0
-; pa = w + 264864
-%line 271+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r11 + 264864]
+; pa = w + 158656
+%line 274+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r8, [r10 + 158656]
 ; x0 = mem128[k]
-%line 272+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 275+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx]
 ; mem128[pa] = x0
-%line 273+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 276+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8], xmm0
 ; x0 = mem128[k + 16]
-%line 274+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 277+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 16]
 ; mem128[pa + 16] = x0
-%line 275+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 278+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 16], xmm0
 ; x0 = mem128[k + 32]
-%line 276+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 279+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 32]
 ; mem128[pa + 32] = x0
-%line 277+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 280+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 32], xmm0
 ; x0 = mem128[k + 48]
-%line 278+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 281+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 48]
 ; mem128[pa + 48] = x0
-%line 279+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 282+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 48], xmm0
 ; x0 = mem128[k + 64]
-%line 280+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 283+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 64]
 ; mem128[pa + 64] = x0
-%line 281+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 284+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 64], xmm0
 ; x0 = mem128[k + 80]
-%line 282+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 285+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 80]
 ; mem128[pa + 80] = x0
-%line 283+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 286+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 80], xmm0
 ; x0 = mem128[k + 96]
-%line 284+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 287+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 96]
 ; mem128[pa + 96] = x0
-%line 285+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 288+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 96], xmm0
 ; x0 = mem128[k + 112]
-%line 286+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 289+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 112]
 ; mem128[pa + 112] = x0
-%line 287+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 290+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 112], xmm0
 ; x0 = mem128[k + 128]
-%line 288+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 291+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 128]
 ; mem128[pa + 128] = x0
-%line 289+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 292+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 128], xmm0
 ; x0 = mem128[k + 144]
-%line 290+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 293+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 144]
 ; mem128[pa + 144] = x0
-%line 291+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 294+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 144], xmm0
 ; x0 = mem128[k + 160]
-%line 292+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 295+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 160]
 ; mem128[pa + 160] = x0
-%line 293+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 296+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 160], xmm0
 ; x0 = mem128[k + 176]
-%line 294+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 297+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 176]
 ; mem128[pa + 176] = x0
-%line 295+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 298+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 176], xmm0
 ; x0 = mem128[k + 192]
-%line 296+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 299+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 192]
 ; mem128[pa + 192] = x0
-%line 297+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 300+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 192], xmm0
 ; x0 = mem128[k + 208]
-%line 298+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 301+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 208]
 ; mem128[pa + 208] = x0
-%line 299+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 302+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 208], xmm0
 ; x0 = mem128[k + 224]
-%line 300+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 303+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 224]
 ; mem128[pa + 224] = x0
-%line 301+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 304+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 224], xmm0
 ; x0 = mem128[k + 240]
-%line 302+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 305+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 240]
 ; mem128[pa + 240] = x0
-%line 303+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 306+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 240], xmm0
 ; x0 = mem128[k + 256]
-%line 304+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 307+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 256]
 ; mem128[pa + 256] = x0
-%line 305+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 308+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 256], xmm0
 ; x0 = mem128[k + 272]
-%line 306+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 309+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 272]
 ; mem128[pa + 272] = x0
-%line 307+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 310+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 272], xmm0
 ; x0 = mem128[k + 288]
-%line 308+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 311+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 288]
 ; mem128[pa + 288] = x0
-%line 309+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 312+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 288], xmm0
 ; x0 = mem128[k + 304]
-%line 310+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 313+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 304]
 ; mem128[pa + 304] = x0
-%line 311+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 314+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 304], xmm0
 ; x0 = mem128[k + 320]
-%line 312+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 315+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 320]
 ; mem128[pa + 320] = x0
-%line 313+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 316+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 320], xmm0
 ; x0 = mem128[k + 336]
-%line 314+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 317+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 336]
 ; mem128[pa + 336] = x0
-%line 315+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 318+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 336], xmm0
 ; x0 = mem128[k + 352]
-%line 316+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 319+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 352]
 ; mem128[pa + 352] = x0
-%line 317+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 320+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 352], xmm0
 ; x0 = mem128[k + 368]
-%line 318+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 321+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 368]
 ; mem128[pa + 368] = x0
-%line 319+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 322+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 368], xmm0
 ; x0 = mem128[k + 384]
-%line 320+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 323+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 384]
 ; mem128[pa + 384] = x0
-%line 321+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 324+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 384], xmm0
 ; x0 = mem128[k + 400]
-%line 322+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 325+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 400]
 ; mem128[pa + 400] = x0
-%line 323+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 326+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 400], xmm0
 ; x0 = mem128[k + 416]
-%line 324+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 327+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 416]
 ; mem128[pa + 416] = x0
-%line 325+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 328+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 416], xmm0
 ; x0 = mem128[k + 432]
-%line 326+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 329+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 432]
 ; mem128[pa + 432] = x0
-%line 327+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 330+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 432], xmm0
 ; x0 = mem128[k + 448]
-%line 328+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 331+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 448]
 ; mem128[pa + 448] = x0
-%line 329+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 332+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 448], xmm0
 ; x0 = mem128[k + 464]
-%line 330+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 333+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 464]
 ; mem128[pa + 464] = x0
-%line 331+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 334+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 464], xmm0
 ; x0 = mem128[k + 480]
-%line 332+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 335+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 480]
 ; mem128[pa + 480] = x0
-%line 333+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 336+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 480], xmm0
 ; x0 = mem128[k + 496]
-%line 334+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 337+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 496]
 ; mem128[pa + 496] = x0
-%line 335+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 338+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 496], xmm0
 ; x0 = mem128[k + 512]
-%line 336+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 339+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 512]
 ; mem128[pa + 512] = x0
-%line 337+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 340+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 512], xmm0
 ; x0 = mem128[k + 528]
-%line 338+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 341+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 528]
 ; mem128[pa + 528] = x0
-%line 339+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 342+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 528], xmm0
 ; x0 = mem128[k + 544]
-%line 340+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 343+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 544]
 ; mem128[pa + 544] = x0
-%line 341+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 344+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 544], xmm0
 ; x0 = mem128[k + 560]
-%line 342+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 345+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 560]
 ; mem128[pa + 560] = x0
-%line 343+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 346+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 560], xmm0
 ; x0 = mem128[k + 576]
-%line 344+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 347+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 576]
 ; mem128[pa + 576] = x0
-%line 345+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 348+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 576], xmm0
 ; x0 = mem128[k + 592]
-%line 346+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 349+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 592]
 ; mem128[pa + 592] = x0
-%line 347+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 350+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 592], xmm0
 ; x0 = mem128[k + 608]
-%line 348+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 351+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 608]
 ; mem128[pa + 608] = x0
-%line 349+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 352+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 608], xmm0
 ; x0 = mem128[k + 624]
-%line 350+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 353+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 624]
 ; mem128[pa + 624] = x0
-%line 351+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 354+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 624], xmm0
 ; x0 = mem128[k + 640]
-%line 352+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 355+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 640]
 ; mem128[pa + 640] = x0
-%line 353+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 356+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 640], xmm0
 ; x0 = mem128[k + 656]
-%line 354+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 357+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 656]
 ; mem128[pa + 656] = x0
-%line 355+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 358+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 656], xmm0
 ; x0 = mem128[k + 672]
-%line 356+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 359+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 672]
 ; mem128[pa + 672] = x0
-%line 357+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 360+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 672], xmm0
 ; x0 = mem128[k + 688]
-%line 358+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 361+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 688]
 ; mem128[pa + 688] = x0
-%line 359+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 362+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 688], xmm0
 ; x0 = mem128[k + 704]
-%line 360+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 363+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 704]
 ; mem128[pa + 704] = x0
-%line 361+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 364+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 704], xmm0
 ; x0 = mem128[k + 720]
-%line 362+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 365+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 720]
 ; mem128[pa + 720] = x0
-%line 363+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 366+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 720], xmm0
 ; x0 = mem128[k + 736]
-%line 364+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 367+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 736]
 ; mem128[pa + 736] = x0
-%line 365+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 368+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 736], xmm0
 ; x0 = mem128[k + 752]
-%line 366+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 369+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 752]
 ; mem128[pa + 752] = x0
-%line 367+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 370+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 752], xmm0
 ; x0 = mem128[k + 768]
-%line 368+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 371+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 768]
 ; mem128[pa + 768] = x0
-%line 369+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 372+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 768], xmm0
 ; x0 = mem128[k + 784]
-%line 370+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 373+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 784]
 ; mem128[pa + 784] = x0
-%line 371+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 374+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 784], xmm0
 ; x0 = mem128[k + 800]
-%line 372+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 375+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 800]
 ; mem128[pa + 800] = x0
-%line 373+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 376+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 800], xmm0
 ; x0 = mem128[k + 816]
-%line 374+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 377+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 816]
 ; mem128[pa + 816] = x0
-%line 375+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 378+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 816], xmm0
 ; x0 = mem128[k + 832]
-%line 376+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 379+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx + 832]
 ; mem128[pa + 832] = x0
-%line 377+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 380+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 832], xmm0
 ; t0 = mem64[k + 848]
-%line 378+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 381+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov r9, [rdx + 848]
 ; mem64[pa + 848] = t0
-%line 379+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 382+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov [r8 + 848], r9
 ; t0 = mem8[k + 856]
-%line 380+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 383+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movzx r9d, byte [rdx + 856]
 ; mem8[pa + 856] = t0
-%line 381+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 384+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov byte [r8 + 856], r9b
 ; x7 = mem128[ONES]
-%line 382+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [rel ONES]
-; pa = w + 264864
-%line 383+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r11 + 264864]
-; pb = w + 4096
-%line 384+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r11 + 4096]
-; i1 = 32
 %line 385+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rel ONES]
+; pa = w + 158656
+%line 386+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r9, [r10 + 158656]
+; pb = w + 4096
+%line 387+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r8, [r10 + 4096]
+; i1 = 32
+%line 388+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r11, r10
 	mov r10, 32
 	movdqa xmm2, xmm0
 align 32
 .Lloop3:
 ; 8x x0 = zeroext8(mem64[pa])
-%line 387+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 390+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	pxor xmm0, xmm0
 	movq xmm1, [r9]
 	punpcklbw xmm1, xmm0
 ; x1 = x0 & x7
-%line 388+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 391+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm2
 ; 8x x0 >>= 1
-%line 389+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 392+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psrlw xmm1, 1
 ; x0 = x0 & x1
-%line 390+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 393+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	pand xmm1, xmm0
 ; 8x x1 = x1 - x0
-%line 391+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 394+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubw xmm0, xmm1
 ; 8x x1 = x1 - x0
-%line 392+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 395+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubw xmm0, xmm1
 ; mem128[pb] = x1
-%line 393+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 396+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8], xmm0
 ; 8x x0 = zeroext8(mem64[pa + 8])
-%line 394+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 397+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	pxor xmm0, xmm0
 	movq xmm1, [r9 + 8]
 	punpcklbw xmm1, xmm0
 ; x1 = x0 & x7
-%line 395+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 398+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm2
 ; 8x x0 >>= 1
-%line 396+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 399+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psrlw xmm1, 1
 ; x0 = x0 & x1
-%line 397+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 400+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	pand xmm1, xmm0
 ; 8x x1 = x1 - x0
-%line 398+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 401+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubw xmm0, xmm1
 ; 8x x1 = x1 - x0
-%line 399+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 402+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubw xmm0, xmm1
 ; mem128[pb + 16] = x1
-%line 400+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 403+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 16], xmm0
 ; 8x x0 = zeroext8(mem64[pa + 16])
-%line 401+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 404+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	pxor xmm0, xmm0
 	movq xmm1, [r9 + 16]
 	punpcklbw xmm1, xmm0
 ; x1 = x0 & x7
-%line 402+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 405+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm2
 ; 8x x0 >>= 1
-%line 403+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 406+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psrlw xmm1, 1
 ; x0 = x0 & x1
-%line 404+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 407+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	pand xmm1, xmm0
 ; 8x x1 = x1 - x0
-%line 405+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 408+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubw xmm0, xmm1
 ; 8x x1 = x1 - x0
-%line 406+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 409+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubw xmm0, xmm1
 ; mem128[pb + 32] = x1
-%line 407+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 410+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 32], xmm0
 ; 8x x0 = zeroext8(mem64[pa + 24])
-%line 408+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 411+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	pxor xmm0, xmm0
 	movq xmm1, [r9 + 24]
 	punpcklbw xmm1, xmm0
 ; x1 = x0 & x7
-%line 409+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 412+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm0, xmm1
 	pand xmm0, xmm2
 ; 8x x0 >>= 1
-%line 410+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 413+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psrlw xmm1, 1
 ; x0 = x0 & x1
-%line 411+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 414+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	pand xmm1, xmm0
 ; 8x x1 = x1 - x0
-%line 412+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 415+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubw xmm0, xmm1
 ; 8x x1 = x1 - x0
-%line 413+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 416+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubw xmm0, xmm1
 ; mem128[pb + 48] = x1
-%line 414+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 417+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 48], xmm0
 ; pa = pa + 32
-%line 415+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 418+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r9, 32
 ; pb = pb + 64
-%line 416+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 419+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r8, 64
 ; i1 = i1 - 1
-%line 417+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 420+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	sub r10, 1
 ; =? i1 - 0
-%line 418+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 421+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	cmp r10, 0
 ; goto loop3 if !=
-%line 419+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	jne .Lloop3
-; x4 = mem128[DIG]
-%line 420+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [rel DIG]
-; x5 = mem128[DC]
-%line 421+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [rel DC]
-; x6 = mem128[BV]
 %line 422+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [rel BV]
-; x7 = mem128[QQ]
+	jne .Lloop3
+; x6 = mem128[BV]
 %line 423+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm4, [rel QQ]
-; x3 = mem128[DHALF]
+	movdqu xmm0, [rel BV]
+; x7 = mem128[QQ]
 %line 424+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [rel DHALF]
-; pa = w + 262816
+	movdqu xmm1, [rel QQ]
+; pa = w + 156608
 %line 425+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r11 + 262816]
-; pc = w + 2048
-%line 427+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r11 + 2048]
+	mov r10, r11
+	lea r8, [r10 + 156608]
 ; i1 = 32
-%line 428+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rsi, r11
-	mov r10, 32
-	movdqa xmm5, xmm0
-	movdqa xmm6, xmm1
-	movdqa xmm7, xmm2
+%line 427+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r11, r10
+	mov r9, 32
+	movdqa xmm3, xmm0
+	movdqa xmm4, xmm1
 align 32
 .Lloop4:
 ; x0 = mem128[pa]
+%line 429+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r8]
+; 8x x1 = mulhi(x0, x6)
 %line 430+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9]
-; 8x x1 = mulhi(x0, x6)
+	movdqa xmm2, xmm1
+	pmulhw xmm2, xmm3
+; 8x x1 = x1 + mem128[BRND]
 %line 431+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm7
-; 8x x1 = x1 + mem128[BRND]
+	movdqu xmm0, [rel BRND]
+	paddw xmm2, xmm0
+; (int16) 8x x1 >>= 10
 %line 432+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
-; (int16) 8x x1 >>= 10
+	psraw xmm2, 10
+; 8x x1 = x1 * x7
 %line 433+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psraw xmm2, 10
-; 8x x1 = x1 * x7
+	pmullw xmm2, xmm4
+; 8x x0 = x0 - x1
 %line 434+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm2, xmm4
-; 8x x0 = x0 - x1
-%line 435+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubw xmm1, xmm2
-; 8x x1 = x0 + x3
-%line 436+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm0, xmm1
-	paddw xmm0, xmm3
-; 8x x1 = mulhi(x1, x5)
-%line 437+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmulhw xmm0, xmm6
-; mem128[pc] = x1
-%line 438+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r8], xmm0
-; 8x x1 = x1 * x4
-%line 439+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm0, xmm5
-; 8x x0 = x0 - x1
-%line 440+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
 ; mem128[pb] = x0
-%line 441+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11], xmm1
+%line 435+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r10], xmm1
 ; x0 = mem128[pa + 16]
-%line 442+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 16]
+%line 436+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r8 + 16]
 ; 8x x1 = mulhi(x0, x6)
-%line 443+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 437+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm7
+	pmulhw xmm2, xmm3
 ; 8x x1 = x1 + mem128[BRND]
-%line 444+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 438+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rel BRND]
 	paddw xmm2, xmm0
 ; (int16) 8x x1 >>= 10
-%line 445+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 439+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psraw xmm2, 10
 ; 8x x1 = x1 * x7
-%line 446+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 440+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	pmullw xmm2, xmm4
 ; 8x x0 = x0 - x1
-%line 447+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 441+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubw xmm1, xmm2
-; 8x x1 = x0 + x3
-%line 448+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm0, xmm1
-	paddw xmm0, xmm3
-; 8x x1 = mulhi(x1, x5)
-%line 449+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmulhw xmm0, xmm6
-; mem128[pc + 16] = x1
-%line 450+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r8 + 16], xmm0
-; 8x x1 = x1 * x4
-%line 451+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm0, xmm5
-; 8x x0 = x0 - x1
-%line 452+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
 ; mem128[pb + 16] = x0
-%line 453+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 16], xmm1
+%line 442+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r10 + 16], xmm1
 ; x0 = mem128[pa + 32]
-%line 454+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 32]
+%line 443+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r8 + 32]
 ; 8x x1 = mulhi(x0, x6)
-%line 455+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 444+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm7
+	pmulhw xmm2, xmm3
 ; 8x x1 = x1 + mem128[BRND]
-%line 456+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 445+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rel BRND]
 	paddw xmm2, xmm0
 ; (int16) 8x x1 >>= 10
-%line 457+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 446+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psraw xmm2, 10
 ; 8x x1 = x1 * x7
-%line 458+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 447+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	pmullw xmm2, xmm4
 ; 8x x0 = x0 - x1
-%line 459+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 448+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubw xmm1, xmm2
-; 8x x1 = x0 + x3
-%line 460+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm0, xmm1
-	paddw xmm0, xmm3
-; 8x x1 = mulhi(x1, x5)
-%line 461+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmulhw xmm0, xmm6
-; mem128[pc + 32] = x1
-%line 462+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r8 + 32], xmm0
-; 8x x1 = x1 * x4
-%line 463+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm0, xmm5
-; 8x x0 = x0 - x1
-%line 464+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
 ; mem128[pb + 32] = x0
-%line 465+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 32], xmm1
+%line 449+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r10 + 32], xmm1
 ; x0 = mem128[pa + 48]
-%line 466+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 48]
+%line 450+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r8 + 48]
 ; 8x x1 = mulhi(x0, x6)
-%line 467+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 451+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm7
+	pmulhw xmm2, xmm3
 ; 8x x1 = x1 + mem128[BRND]
-%line 468+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 452+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rel BRND]
 	paddw xmm2, xmm0
 ; (int16) 8x x1 >>= 10
-%line 469+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 453+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psraw xmm2, 10
 ; 8x x1 = x1 * x7
-%line 470+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 454+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	pmullw xmm2, xmm4
 ; 8x x0 = x0 - x1
-%line 471+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 455+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubw xmm1, xmm2
-; 8x x1 = x0 + x3
-%line 472+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm0, xmm1
-	paddw xmm0, xmm3
-; 8x x1 = mulhi(x1, x5)
-%line 473+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmulhw xmm0, xmm6
-; mem128[pc + 48] = x1
-%line 474+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r8 + 48], xmm0
-; 8x x1 = x1 * x4
-%line 475+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm0, xmm5
-; 8x x0 = x0 - x1
-%line 476+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
 ; mem128[pb + 48] = x0
-%line 477+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 48], xmm1
+%line 456+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r10 + 48], xmm1
 ; pa = pa + 64
-%line 478+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r9, 64
-; pb = pb + 64
-%line 479+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r11, 64
-; pc = pc + 64
-%line 480+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 457+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r8, 64
+; pb = pb + 64
+%line 458+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r10, 64
 ; i1 = i1 - 1
-%line 481+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r10, 1
+%line 459+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	sub r9, 1
 ; =? i1 - 0
-%line 482+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r10, 0
+%line 460+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	cmp r9, 0
 ; goto loop4 if !=
-%line 483+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 461+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	jne .Lloop4
 ; pa = w
-%line 484+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rsi
-	mov r9, r11
-; pb = w + 99520
-%line 485+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r10, [r11 + 99520]
-; i0 = 2
-%line 486+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, 2
+%line 462+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r10, r11
+; pb = w + 26880
+%line 463+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r9, [r10 + 26880]
+; qa = pa
+%line 464+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov rsi, r10
+; qb = pa + 1024
+%line 465+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r8, [r10 + 1024]
+; i1 = 16
+%line 467+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r11, 16
 align 32
 .Lloop5:
-; qa = pa
+; x0 = mem128[qa]
+%line 469+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r10]
+; x1 = mem128[qb]
+%line 470+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r8]
+; mem128[qc] = x0
+%line 471+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9], xmm0
+; mem128[qc + 2048] = x1
+%line 472+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 2048], xmm1
+; 8x x0 = x0 + x1
+%line 473+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddw xmm0, xmm1
+; mem128[qc + 1024] = x0
+%line 474+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 1024], xmm0
+; x0 = mem128[qa + 16]
+%line 475+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r10 + 16]
+; x1 = mem128[qb + 16]
+%line 476+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r8 + 16]
+; mem128[qc + 16] = x0
+%line 477+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 16], xmm0
+; mem128[qc + 2064] = x1
+%line 478+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 2064], xmm1
+; 8x x0 = x0 + x1
+%line 479+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddw xmm0, xmm1
+; mem128[qc + 1040] = x0
+%line 480+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 1040], xmm0
+; x0 = mem128[qa + 32]
+%line 481+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r10 + 32]
+; x1 = mem128[qb + 32]
+%line 482+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r8 + 32]
+; mem128[qc + 32] = x0
+%line 483+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 32], xmm0
+; mem128[qc + 2080] = x1
+%line 484+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 2080], xmm1
+; 8x x0 = x0 + x1
+%line 485+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddw xmm0, xmm1
+; mem128[qc + 1056] = x0
+%line 486+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 1056], xmm0
+; x0 = mem128[qa + 48]
+%line 487+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r10 + 48]
+; x1 = mem128[qb + 48]
 %line 488+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rax, r8
-	mov rsi, r11
-; qb = pa + 1024
+	movdqu xmm1, [r8 + 48]
+; mem128[qc + 48] = x0
 %line 489+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r9 + 1024]
-; qc = pb
+	movdqu [r9 + 48], xmm0
+; mem128[qc + 2096] = x1
 %line 490+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rcx, r9
-; i1 = 16
+	movdqu [r9 + 2096], xmm1
+; 8x x0 = x0 + x1
 %line 491+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rdx, r10
-	mov r11, 16
+	paddw xmm0, xmm1
+; mem128[qc + 1072] = x0
+%line 492+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 1072], xmm0
+; qa = qa + 64
+%line 493+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r10, 64
+; qb = qb + 64
+%line 494+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r8, 64
+; qc = qc + 64
+%line 495+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r9, 64
+; i1 = i1 - 1
+%line 496+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	sub r11, 1
+; =? i1 - 0
+%line 497+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	cmp r11, 0
+; goto loop5 if !=
+%line 498+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	jne .Lloop5
+; pa = w + 4096
+%line 499+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r10, rsi
+	lea r8, [r10 + 4096]
+; pb = w + 99584
+%line 500+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r11, [r10 + 99584]
+; qa = pa
+%line 501+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov rsi, r10
+; qb = pa + 1024
+%line 502+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r9, [r8 + 1024]
+; i1 = 16
+%line 504+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r10, 16
 align 32
 .Lloop6:
 ; x0 = mem128[qa]
-%line 493+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9]
+%line 506+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r8]
 ; x1 = mem128[qb]
-%line 494+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8]
+%line 507+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9]
 ; mem128[qc] = x0
-%line 495+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10], xmm0
+%line 508+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11], xmm0
 ; mem128[qc + 2048] = x1
-%line 496+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 2048], xmm1
+%line 509+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 2048], xmm1
 ; 8x x0 = x0 + x1
-%line 497+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 510+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1024] = x0
-%line 498+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 1024], xmm0
+%line 511+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 1024], xmm0
 ; x0 = mem128[qa + 16]
-%line 499+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 16]
+%line 512+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r8 + 16]
 ; x1 = mem128[qb + 16]
-%line 500+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 16]
+%line 513+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 16]
 ; mem128[qc + 16] = x0
-%line 501+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 16], xmm0
+%line 514+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 16], xmm0
 ; mem128[qc + 2064] = x1
-%line 502+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 2064], xmm1
+%line 515+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 2064], xmm1
 ; 8x x0 = x0 + x1
-%line 503+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 516+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1040] = x0
-%line 504+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 1040], xmm0
+%line 517+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 1040], xmm0
 ; x0 = mem128[qa + 32]
-%line 505+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 32]
+%line 518+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r8 + 32]
 ; x1 = mem128[qb + 32]
-%line 506+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 32]
+%line 519+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 32]
 ; mem128[qc + 32] = x0
-%line 507+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 32], xmm0
+%line 520+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 32], xmm0
 ; mem128[qc + 2080] = x1
-%line 508+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 2080], xmm1
+%line 521+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 2080], xmm1
 ; 8x x0 = x0 + x1
-%line 509+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 522+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1056] = x0
-%line 510+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 1056], xmm0
+%line 523+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 1056], xmm0
 ; x0 = mem128[qa + 48]
-%line 511+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 48]
+%line 524+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r8 + 48]
 ; x1 = mem128[qb + 48]
-%line 512+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 48]
+%line 525+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 48]
 ; mem128[qc + 48] = x0
-%line 513+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 48], xmm0
+%line 526+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 48], xmm0
 ; mem128[qc + 2096] = x1
-%line 514+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 2096], xmm1
+%line 527+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 2096], xmm1
 ; 8x x0 = x0 + x1
-%line 515+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 528+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1072] = x0
-%line 516+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 1072], xmm0
+%line 529+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 1072], xmm0
 ; qa = qa + 64
-%line 517+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 530+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r8, 64
+; qb = qb + 64
+%line 531+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r9, 64
+; qc = qc + 64
+%line 532+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r11, 64
+; i1 = i1 - 1
+%line 533+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	sub r10, 1
+; =? i1 - 0
+%line 534+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	cmp r10, 0
+; goto loop6 if !=
+%line 535+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	jne .Lloop6
+; pa = w + 26880
+%line 536+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r10, rsi
+	lea r9, [r10 + 26880]
+; pb = w + 6144
+%line 537+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r11, [r10 + 6144]
+; i0 = 3
+%line 538+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r8, 3
+align 32
+.Lloop7:
+; qa = pa
+%line 540+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov rax, r8
+	mov rsi, r10
+; qb = pa + 512
+%line 541+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r8, [r9 + 512]
+; qc = pb
+%line 542+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov rcx, r9
+; i1 = 8
+%line 543+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov rdx, r11
+	mov r10, 8
+align 32
+.Lloop8:
+; x0 = mem128[qa]
+%line 545+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9]
+; x1 = mem128[qb]
+%line 546+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r8]
+; mem128[qc] = x0
+%line 547+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11], xmm0
+; mem128[qc + 1024] = x1
+%line 548+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 1024], xmm1
+; 8x x0 = x0 + x1
+%line 549+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddw xmm0, xmm1
+; mem128[qc + 512] = x0
+%line 550+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 512], xmm0
+; x0 = mem128[qa + 16]
+%line 551+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 16]
+; x1 = mem128[qb + 16]
+%line 552+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r8 + 16]
+; mem128[qc + 16] = x0
+%line 553+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 16], xmm0
+; mem128[qc + 1040] = x1
+%line 554+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 1040], xmm1
+; 8x x0 = x0 + x1
+%line 555+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddw xmm0, xmm1
+; mem128[qc + 528] = x0
+%line 556+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 528], xmm0
+; x0 = mem128[qa + 32]
+%line 557+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 32]
+; x1 = mem128[qb + 32]
+%line 558+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r8 + 32]
+; mem128[qc + 32] = x0
+%line 559+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 32], xmm0
+; mem128[qc + 1056] = x1
+%line 560+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 1056], xmm1
+; 8x x0 = x0 + x1
+%line 561+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddw xmm0, xmm1
+; mem128[qc + 544] = x0
+%line 562+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 544], xmm0
+; x0 = mem128[qa + 48]
+%line 563+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 48]
+; x1 = mem128[qb + 48]
+%line 564+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r8 + 48]
+; mem128[qc + 48] = x0
+%line 565+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 48], xmm0
+; mem128[qc + 1072] = x1
+%line 566+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 1072], xmm1
+; 8x x0 = x0 + x1
+%line 567+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddw xmm0, xmm1
+; mem128[qc + 560] = x0
+%line 568+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 560], xmm0
+; qa = qa + 64
+%line 569+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r9, 64
 ; qb = qb + 64
-%line 518+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 570+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r8, 64
 ; qc = qc + 64
-%line 519+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r10, 64
+%line 571+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r11, 64
 ; i1 = i1 - 1
-%line 520+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r11, 1
+%line 572+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	sub r10, 1
 ; =? i1 - 0
-%line 521+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r11, 0
-; goto loop6 if !=
-%line 522+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	jne .Lloop6
-; pa = pa + 2048
-%line 523+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 573+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	cmp r10, 0
+; goto loop8 if !=
+%line 574+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	jne .Lloop8
+; pa = pa + 1024
+%line 575+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov r9, rcx
-	add r9, 2048
-; pb = pb + 3072
-%line 524+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, rdx
-	add r10, 3072
+	add r9, 1024
+; pb = pb + 1536
+%line 576+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r11, rdx
+	add r11, 1536
 ; i0 = i0 - 1
-%line 525+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 577+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov r8, rax
 	sub r8, 1
 ; =? i0 - 0
-%line 526+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r8, 0
-; goto loop5 if !=
-%line 527+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rsi
-	jne .Lloop5
-; pa = w + 4096
-%line 528+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r11 + 4096]
-; pb = w + 153952
-%line 529+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r10, [r11 + 153952]
-; qa = pa
-%line 530+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rsi, r11
-; qb = pa + 1024
-%line 531+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r8 + 1024]
-; i1 = 16
-%line 533+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, 16
-align 32
-.Lloop7:
-; x0 = mem128[qa]
-%line 535+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8]
-; x1 = mem128[qb]
-%line 536+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9]
-; mem128[qc] = x0
-%line 537+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10], xmm0
-; mem128[qc + 2048] = x1
-%line 538+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 2048], xmm1
-; 8x x0 = x0 + x1
-%line 539+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
-; mem128[qc + 1024] = x0
-%line 540+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 1024], xmm0
-; x0 = mem128[qa + 16]
-%line 541+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 16]
-; x1 = mem128[qb + 16]
-%line 542+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 16]
-; mem128[qc + 16] = x0
-%line 543+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 16], xmm0
-; mem128[qc + 2064] = x1
-%line 544+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 2064], xmm1
-; 8x x0 = x0 + x1
-%line 545+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
-; mem128[qc + 1040] = x0
-%line 546+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 1040], xmm0
-; x0 = mem128[qa + 32]
-%line 547+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 32]
-; x1 = mem128[qb + 32]
-%line 548+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 32]
-; mem128[qc + 32] = x0
-%line 549+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 32], xmm0
-; mem128[qc + 2080] = x1
-%line 550+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 2080], xmm1
-; 8x x0 = x0 + x1
-%line 551+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
-; mem128[qc + 1056] = x0
-%line 552+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 1056], xmm0
-; x0 = mem128[qa + 48]
-%line 553+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 48]
-; x1 = mem128[qb + 48]
-%line 554+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 48]
-; mem128[qc + 48] = x0
-%line 555+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 48], xmm0
-; mem128[qc + 2096] = x1
-%line 556+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 2096], xmm1
-; 8x x0 = x0 + x1
-%line 557+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
-; mem128[qc + 1072] = x0
-%line 558+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 1072], xmm0
-; qa = qa + 64
-%line 559+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r8, 64
-; qb = qb + 64
-%line 560+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r9, 64
-; qc = qc + 64
-%line 561+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r10, 64
-; i1 = i1 - 1
-%line 562+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r11, 1
-; =? i1 - 0
-%line 563+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r11, 0
-; goto loop7 if !=
-%line 564+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	jne .Lloop7
-; pa = w + 99520
-%line 565+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rsi
-	lea r9, [r11 + 99520]
-; pb = w + 6144
-%line 566+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r10, [r11 + 6144]
-; i0 = 6
-%line 567+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, 6
-align 32
-.Lloop8:
-; qa = pa
-%line 569+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rdx, r8
-	mov rsi, r11
-; qb = pa + 512
-%line 570+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r9 + 512]
-; qc = pb
-%line 571+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rax, r9
-; i1 = 8
-%line 572+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rcx, r10
-	mov r11, 8
-align 32
-.Lloop9:
-; x0 = mem128[qa]
-%line 574+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9]
-; x1 = mem128[qb]
-%line 575+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8]
-; mem128[qc] = x0
-%line 576+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10], xmm0
-; mem128[qc + 1024] = x1
-%line 577+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 1024], xmm1
-; 8x x0 = x0 + x1
 %line 578+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
-; mem128[qc + 512] = x0
-%line 579+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 512], xmm0
-; x0 = mem128[qa + 16]
-%line 580+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 16]
-; x1 = mem128[qb + 16]
-%line 581+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 16]
-; mem128[qc + 16] = x0
-%line 582+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 16], xmm0
-; mem128[qc + 1040] = x1
-%line 583+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 1040], xmm1
-; 8x x0 = x0 + x1
-%line 584+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
-; mem128[qc + 528] = x0
-%line 585+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 528], xmm0
-; x0 = mem128[qa + 32]
-%line 586+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 32]
-; x1 = mem128[qb + 32]
-%line 587+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 32]
-; mem128[qc + 32] = x0
-%line 588+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 32], xmm0
-; mem128[qc + 1056] = x1
-%line 589+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 1056], xmm1
-; 8x x0 = x0 + x1
-%line 590+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
-; mem128[qc + 544] = x0
-%line 591+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 544], xmm0
-; x0 = mem128[qa + 48]
-%line 592+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 48]
-; x1 = mem128[qb + 48]
-%line 593+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 48]
-; mem128[qc + 48] = x0
-%line 594+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 48], xmm0
-; mem128[qc + 1072] = x1
-%line 595+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 1072], xmm1
-; 8x x0 = x0 + x1
-%line 596+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
-; mem128[qc + 560] = x0
-%line 597+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 560], xmm0
-; qa = qa + 64
-%line 598+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r9, 64
-; qb = qb + 64
-%line 599+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r8, 64
-; qc = qc + 64
-%line 600+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r10, 64
-; i1 = i1 - 1
-%line 601+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r11, 1
-; =? i1 - 0
-%line 602+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r11, 0
-; goto loop9 if !=
-%line 603+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	jne .Lloop9
-; pa = pa + 1024
-%line 604+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r9, rax
-	add r9, 1024
-; pb = pb + 1536
-%line 605+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, rcx
-	add r10, 1536
-; i0 = i0 - 1
-%line 606+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, rdx
-	sub r8, 1
-; =? i0 - 0
-%line 607+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	cmp r8, 0
-; goto loop8 if !=
-%line 608+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rsi
-	jne .Lloop8
-; pa = w + 153952
-%line 609+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r11 + 153952]
-; pb = w + 130624
-%line 610+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r10, [r11 + 130624]
+; goto loop7 if !=
+%line 579+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r10, rsi
+	jne .Lloop7
+; pa = w + 99584
+%line 580+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r9, [r10 + 99584]
+; pb = w + 89216
+%line 581+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r11, [r10 + 89216]
 ; i0 = 3
-%line 611+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 582+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov r8, 3
 align 32
-.Lloop10:
+.Lloop9:
 ; qa = pa
-%line 613+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 584+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov rdx, r8
-	mov rsi, r11
+	mov rsi, r10
 ; qb = pa + 512
-%line 614+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 585+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	lea r8, [r9 + 512]
 ; qc = pb
-%line 615+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 586+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov rax, r9
 ; i1 = 8
-%line 616+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rcx, r10
-	mov r11, 8
+%line 587+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov rcx, r11
+	mov r10, 8
 align 32
-.Lloop11:
+.Lloop10:
 ; x0 = mem128[qa]
-%line 618+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 589+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9]
 ; x1 = mem128[qb]
-%line 619+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 590+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm1, [r8]
 ; mem128[qc] = x0
-%line 620+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10], xmm0
+%line 591+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11], xmm0
 ; mem128[qc + 1024] = x1
-%line 621+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 1024], xmm1
+%line 592+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 1024], xmm1
 ; 8x x0 = x0 + x1
-%line 622+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 593+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 512] = x0
-%line 623+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 512], xmm0
+%line 594+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 512], xmm0
 ; x0 = mem128[qa + 16]
-%line 624+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 595+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qb + 16]
-%line 625+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 596+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm1, [r8 + 16]
 ; mem128[qc + 16] = x0
-%line 626+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 16], xmm0
+%line 597+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 16], xmm0
 ; mem128[qc + 1040] = x1
-%line 627+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 1040], xmm1
+%line 598+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 1040], xmm1
 ; 8x x0 = x0 + x1
-%line 628+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 599+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 528] = x0
-%line 629+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 528], xmm0
+%line 600+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 528], xmm0
 ; x0 = mem128[qa + 32]
-%line 630+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 601+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qb + 32]
-%line 631+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 602+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm1, [r8 + 32]
 ; mem128[qc + 32] = x0
-%line 632+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 32], xmm0
+%line 603+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 32], xmm0
 ; mem128[qc + 1056] = x1
-%line 633+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 1056], xmm1
+%line 604+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 1056], xmm1
 ; 8x x0 = x0 + x1
-%line 634+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 605+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 544] = x0
-%line 635+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 544], xmm0
+%line 606+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 544], xmm0
 ; x0 = mem128[qa + 48]
-%line 636+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 607+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9 + 48]
 ; x1 = mem128[qb + 48]
-%line 637+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 608+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm1, [r8 + 48]
 ; mem128[qc + 48] = x0
-%line 638+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 48], xmm0
+%line 609+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 48], xmm0
 ; mem128[qc + 1072] = x1
-%line 639+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 1072], xmm1
+%line 610+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 1072], xmm1
 ; 8x x0 = x0 + x1
-%line 640+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 611+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 560] = x0
-%line 641+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 560], xmm0
+%line 612+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 560], xmm0
 ; qa = qa + 64
-%line 642+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 613+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r9, 64
 ; qb = qb + 64
-%line 643+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 614+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r8, 64
 ; qc = qc + 64
-%line 644+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r10, 64
+%line 615+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r11, 64
 ; i1 = i1 - 1
-%line 645+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r11, 1
+%line 616+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	sub r10, 1
 ; =? i1 - 0
-%line 646+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r11, 0
-; goto loop11 if !=
-%line 647+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	jne .Lloop11
+%line 617+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	cmp r10, 0
+; goto loop10 if !=
+%line 618+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	jne .Lloop10
 ; pa = pa + 1024
-%line 648+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 619+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov r9, rax
 	add r9, 1024
 ; pb = pb + 1536
-%line 649+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, rcx
-	add r10, 1536
+%line 620+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r11, rcx
+	add r11, 1536
 ; i0 = i0 - 1
-%line 650+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 621+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov r8, rdx
 	sub r8, 1
 ; =? i0 - 0
-%line 651+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 622+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	cmp r8, 0
-; goto loop10 if !=
-%line 652+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rsi
-	jne .Lloop10
+; goto loop9 if !=
+%line 623+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r10, rsi
+	jne .Lloop9
+; x6 = mem128[BV]
+%line 624+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm4, [rel BV]
+; x7 = mem128[QQ]
+%line 625+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm5, [rel QQ]
 ; pa = w + 6144
-%line 653+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r11 + 6144]
-; pb = w + 99520
-%line 654+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r10, [r11 + 99520]
-; i0 = 18
-%line 655+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, 18
-align 32
-.Lloop12:
-; qa = pa
-%line 657+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rdx, r8
-	mov rsi, r11
-; qb = pa + 256
-%line 658+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r9 + 256]
-; qc = pb
-%line 659+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rax, r9
-; i1 = 4
-%line 660+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rcx, r10
-	mov r11, 4
-align 32
-.Lloop13:
-; x0 = mem128[qa]
-%line 662+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9]
-; x1 = mem128[qb]
-%line 663+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8]
-; mem128[qc] = x0
-%line 664+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10], xmm0
-; mem128[qc + 512] = x1
-%line 665+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 512], xmm1
-; 8x x0 = x0 + x1
-%line 666+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
-; mem128[qc + 256] = x0
-%line 667+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 256], xmm0
-; x0 = mem128[qa + 16]
-%line 668+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 16]
-; x1 = mem128[qb + 16]
-%line 669+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 16]
-; mem128[qc + 16] = x0
-%line 670+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 16], xmm0
-; mem128[qc + 528] = x1
-%line 671+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 528], xmm1
-; 8x x0 = x0 + x1
-%line 672+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
-; mem128[qc + 272] = x0
-%line 673+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 272], xmm0
-; x0 = mem128[qa + 32]
-%line 674+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 32]
-; x1 = mem128[qb + 32]
-%line 675+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 32]
-; mem128[qc + 32] = x0
-%line 676+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 32], xmm0
-; mem128[qc + 544] = x1
-%line 677+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 544], xmm1
-; 8x x0 = x0 + x1
-%line 678+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
-; mem128[qc + 288] = x0
-%line 679+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 288], xmm0
-; x0 = mem128[qa + 48]
-%line 680+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 48]
-; x1 = mem128[qb + 48]
-%line 681+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 48]
-; mem128[qc + 48] = x0
-%line 682+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 48], xmm0
-; mem128[qc + 560] = x1
-%line 683+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 560], xmm1
-; 8x x0 = x0 + x1
-%line 684+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
-; mem128[qc + 304] = x0
-%line 685+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 304], xmm0
-; qa = qa + 64
-%line 686+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r9, 64
-; qb = qb + 64
-%line 687+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r8, 64
-; qc = qc + 64
-%line 688+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r10, 64
-; i1 = i1 - 1
-%line 689+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r11, 1
-; =? i1 - 0
-%line 690+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r11, 0
-; goto loop13 if !=
-%line 691+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	jne .Lloop13
-; pa = pa + 512
-%line 692+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r9, rax
-	add r9, 512
-; pb = pb + 768
-%line 693+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, rcx
-	add r10, 768
-; i0 = i0 - 1
-%line 694+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, rdx
-	sub r8, 1
-; =? i0 - 0
-%line 695+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r8, 0
-; goto loop12 if !=
-%line 696+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rsi
-	jne .Lloop12
-; pa = w + 130624
-%line 697+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r11 + 130624]
-; pb = w + 153952
-%line 698+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r10, [r11 + 153952]
+%line 626+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r9, [r10 + 6144]
+; pb = w + 26880
+%line 627+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r11, [r10 + 26880]
 ; i0 = 9
-%line 699+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 628+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov r8, 9
 align 32
-.Lloop14:
+.Lloop11:
 ; qa = pa
-%line 701+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 630+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov rdx, r8
-	mov rsi, r11
+	mov rsi, r10
 ; qb = pa + 256
-%line 702+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 631+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	lea r8, [r9 + 256]
 ; qc = pb
-%line 703+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 632+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov rax, r9
 ; i1 = 4
-%line 704+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rcx, r10
-	mov r11, 4
+%line 633+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov rcx, r11
+	mov r10, 4
 align 32
-.Lloop15:
+.Lloop12:
 ; x0 = mem128[qa]
-%line 706+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9]
+%line 635+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r9]
 ; x1 = mem128[qb]
-%line 707+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8]
+%line 636+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [r8]
+; 8x x2 = mulhi(x0, x6)
+%line 637+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm0, xmm2
+	pmulhw xmm0, xmm4
+; 8x x2 = x2 + mem128[BRND]
+%line 638+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [rel BRND]
+	paddw xmm0, xmm1
+; (int16) 8x x2 >>= 10
+%line 639+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psraw xmm0, 10
+; 8x x2 = x2 * x7
+%line 640+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm0, xmm5
+; 8x x0 = x0 - x2
+%line 641+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm2, xmm0
+; 8x x3 = mulhi(x1, x6)
+%line 642+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm0, xmm3
+	pmulhw xmm0, xmm4
+; 8x x3 = x3 + mem128[BRND]
+%line 643+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [rel BRND]
+	paddw xmm0, xmm1
+; (int16) 8x x3 >>= 10
+%line 644+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psraw xmm0, 10
+; 8x x3 = x3 * x7
+%line 645+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm0, xmm5
+; 8x x1 = x1 - x3
+%line 646+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm3, xmm0
 ; mem128[qc] = x0
-%line 708+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10], xmm0
+%line 647+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11], xmm2
 ; mem128[qc + 512] = x1
-%line 709+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 512], xmm1
+%line 648+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 512], xmm3
 ; 8x x0 = x0 + x1
-%line 710+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
+%line 649+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddw xmm2, xmm3
 ; mem128[qc + 256] = x0
-%line 711+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 256], xmm0
+%line 650+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 256], xmm2
 ; x0 = mem128[qa + 16]
-%line 712+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 16]
+%line 651+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 16]
 ; x1 = mem128[qb + 16]
-%line 713+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 16]
+%line 652+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r8 + 16]
+; 8x x2 = mulhi(x0, x6)
+%line 653+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm3, xmm1
+	pmulhw xmm3, xmm4
+; 8x x2 = x2 + mem128[BRND]
+%line 654+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm3, xmm0
+; (int16) 8x x2 >>= 10
+%line 655+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psraw xmm3, 10
+; 8x x2 = x2 * x7
+%line 656+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm3, xmm5
+; 8x x0 = x0 - x2
+%line 657+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm1, xmm3
+; 8x x3 = mulhi(x1, x6)
+%line 658+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm3, xmm2
+	pmulhw xmm3, xmm4
+; 8x x3 = x3 + mem128[BRND]
+%line 659+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm3, xmm0
+; (int16) 8x x3 >>= 10
+%line 660+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psraw xmm3, 10
+; 8x x3 = x3 * x7
+%line 661+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm3, xmm5
+; 8x x1 = x1 - x3
+%line 662+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm2, xmm3
 ; mem128[qc + 16] = x0
-%line 714+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 16], xmm0
+%line 663+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 16], xmm1
 ; mem128[qc + 528] = x1
-%line 715+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 528], xmm1
+%line 664+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 528], xmm2
 ; 8x x0 = x0 + x1
-%line 716+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
+%line 665+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddw xmm1, xmm2
 ; mem128[qc + 272] = x0
-%line 717+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 272], xmm0
+%line 666+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 272], xmm1
 ; x0 = mem128[qa + 32]
-%line 718+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 32]
+%line 667+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 32]
 ; x1 = mem128[qb + 32]
-%line 719+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 32]
+%line 668+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r8 + 32]
+; 8x x2 = mulhi(x0, x6)
+%line 669+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm3, xmm1
+	pmulhw xmm3, xmm4
+; 8x x2 = x2 + mem128[BRND]
+%line 670+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm3, xmm0
+; (int16) 8x x2 >>= 10
+%line 671+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psraw xmm3, 10
+; 8x x2 = x2 * x7
+%line 672+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm3, xmm5
+; 8x x0 = x0 - x2
+%line 673+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm1, xmm3
+; 8x x3 = mulhi(x1, x6)
+%line 674+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm3, xmm2
+	pmulhw xmm3, xmm4
+; 8x x3 = x3 + mem128[BRND]
+%line 675+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm3, xmm0
+; (int16) 8x x3 >>= 10
+%line 676+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psraw xmm3, 10
+; 8x x3 = x3 * x7
+%line 677+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm3, xmm5
+; 8x x1 = x1 - x3
+%line 678+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm2, xmm3
 ; mem128[qc + 32] = x0
-%line 720+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 32], xmm0
+%line 679+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 32], xmm1
 ; mem128[qc + 544] = x1
-%line 721+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 544], xmm1
+%line 680+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 544], xmm2
 ; 8x x0 = x0 + x1
-%line 722+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
+%line 681+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddw xmm1, xmm2
 ; mem128[qc + 288] = x0
-%line 723+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 288], xmm0
+%line 682+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 288], xmm1
 ; x0 = mem128[qa + 48]
-%line 724+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 48]
+%line 683+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 48]
 ; x1 = mem128[qb + 48]
-%line 725+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 48]
+%line 684+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r8 + 48]
+; 8x x2 = mulhi(x0, x6)
+%line 685+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm3, xmm1
+	pmulhw xmm3, xmm4
+; 8x x2 = x2 + mem128[BRND]
+%line 686+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm3, xmm0
+; (int16) 8x x2 >>= 10
+%line 687+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psraw xmm3, 10
+; 8x x2 = x2 * x7
+%line 688+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm3, xmm5
+; 8x x0 = x0 - x2
+%line 689+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm1, xmm3
+; 8x x3 = mulhi(x1, x6)
+%line 690+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm3, xmm2
+	pmulhw xmm3, xmm4
+; 8x x3 = x3 + mem128[BRND]
+%line 691+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm3, xmm0
+; (int16) 8x x3 >>= 10
+%line 692+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psraw xmm3, 10
+; 8x x3 = x3 * x7
+%line 693+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm3, xmm5
+; 8x x1 = x1 - x3
+%line 694+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm2, xmm3
 ; mem128[qc + 48] = x0
-%line 726+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 48], xmm0
+%line 695+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 48], xmm1
 ; mem128[qc + 560] = x1
-%line 727+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 560], xmm1
+%line 696+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 560], xmm2
 ; 8x x0 = x0 + x1
-%line 728+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
+%line 697+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddw xmm1, xmm2
 ; mem128[qc + 304] = x0
-%line 729+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 304], xmm0
+%line 698+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 304], xmm1
 ; qa = qa + 64
-%line 730+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 699+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r9, 64
 ; qb = qb + 64
-%line 731+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 700+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r8, 64
 ; qc = qc + 64
-%line 732+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r10, 64
+%line 701+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r11, 64
 ; i1 = i1 - 1
-%line 733+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r11, 1
+%line 702+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	sub r10, 1
 ; =? i1 - 0
-%line 734+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r11, 0
-; goto loop15 if !=
-%line 735+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	jne .Lloop15
+%line 703+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	cmp r10, 0
+; goto loop12 if !=
+%line 704+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	jne .Lloop12
 ; pa = pa + 512
-%line 736+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 705+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov r9, rax
 	add r9, 512
 ; pb = pb + 768
-%line 737+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, rcx
-	add r10, 768
+%line 706+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r11, rcx
+	add r11, 768
 ; i0 = i0 - 1
-%line 738+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 707+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov r8, rdx
 	sub r8, 1
 ; =? i0 - 0
-%line 739+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 708+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	cmp r8, 0
-; goto loop14 if !=
-%line 740+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rsi
-	jne .Lloop14
-; pa = w + 99520
-%line 741+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r11 + 99520]
-; pb = w + 6144
-%line 742+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r10, [r11 + 6144]
-; i0 = 54
-%line 743+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, 54
+; goto loop11 if !=
+%line 709+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r10, rsi
+	jne .Lloop11
+; pa = w + 89216
+%line 710+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r9, [r10 + 89216]
+; pb = w + 99584
+%line 711+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r11, [r10 + 99584]
+; i0 = 9
+%line 712+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r8, 9
 align 32
-.Lloop16:
+.Lloop13:
 ; qa = pa
-%line 745+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 714+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov rdx, r8
-	mov rsi, r11
-; qb = pa + 128
-%line 746+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r9 + 128]
+	mov rsi, r10
+; qb = pa + 256
+%line 715+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r8, [r9 + 256]
 ; qc = pb
-%line 747+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 716+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov rax, r9
-; i1 = 2
-%line 748+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rcx, r10
-	mov r11, 2
+; i1 = 4
+%line 717+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov rcx, r11
+	mov r10, 4
 align 32
-.Lloop17:
+.Lloop14:
 ; x0 = mem128[qa]
-%line 750+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 719+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9]
 ; x1 = mem128[qb]
-%line 751+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 720+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm1, [r8]
 ; mem128[qc] = x0
-%line 752+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10], xmm0
-; mem128[qc + 256] = x1
-%line 753+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 256], xmm1
+%line 721+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11], xmm0
+; mem128[qc + 512] = x1
+%line 722+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 512], xmm1
 ; 8x x0 = x0 + x1
-%line 754+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 723+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
-; mem128[qc + 128] = x0
-%line 755+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 128], xmm0
+; mem128[qc + 256] = x0
+%line 724+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 256], xmm0
 ; x0 = mem128[qa + 16]
-%line 756+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 725+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qb + 16]
-%line 757+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 726+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm1, [r8 + 16]
 ; mem128[qc + 16] = x0
-%line 758+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 16], xmm0
-; mem128[qc + 272] = x1
-%line 759+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 272], xmm1
+%line 727+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 16], xmm0
+; mem128[qc + 528] = x1
+%line 728+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 528], xmm1
 ; 8x x0 = x0 + x1
-%line 760+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 729+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
-; mem128[qc + 144] = x0
-%line 761+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 144], xmm0
+; mem128[qc + 272] = x0
+%line 730+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 272], xmm0
 ; x0 = mem128[qa + 32]
-%line 762+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 731+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qb + 32]
-%line 763+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 732+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm1, [r8 + 32]
 ; mem128[qc + 32] = x0
-%line 764+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 32], xmm0
-; mem128[qc + 288] = x1
-%line 765+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 288], xmm1
+%line 733+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 32], xmm0
+; mem128[qc + 544] = x1
+%line 734+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 544], xmm1
 ; 8x x0 = x0 + x1
-%line 766+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 735+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
-; mem128[qc + 160] = x0
-%line 767+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 160], xmm0
+; mem128[qc + 288] = x0
+%line 736+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 288], xmm0
 ; x0 = mem128[qa + 48]
-%line 768+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 737+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9 + 48]
 ; x1 = mem128[qb + 48]
-%line 769+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 738+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm1, [r8 + 48]
 ; mem128[qc + 48] = x0
-%line 770+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 48], xmm0
-; mem128[qc + 304] = x1
-%line 771+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 304], xmm1
+%line 739+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 48], xmm0
+; mem128[qc + 560] = x1
+%line 740+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 560], xmm1
 ; 8x x0 = x0 + x1
-%line 772+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 741+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
-; mem128[qc + 176] = x0
-%line 773+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 176], xmm0
+; mem128[qc + 304] = x0
+%line 742+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 304], xmm0
 ; qa = qa + 64
-%line 774+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 743+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r9, 64
 ; qb = qb + 64
-%line 775+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 744+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r8, 64
 ; qc = qc + 64
-%line 776+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r10, 64
+%line 745+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r11, 64
 ; i1 = i1 - 1
-%line 777+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r11, 1
+%line 746+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	sub r10, 1
 ; =? i1 - 0
-%line 778+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r11, 0
-; goto loop17 if !=
-%line 779+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	jne .Lloop17
-; pa = pa + 256
-%line 780+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 747+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	cmp r10, 0
+; goto loop14 if !=
+%line 748+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	jne .Lloop14
+; pa = pa + 512
+%line 749+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov r9, rax
-	add r9, 256
-; pb = pb + 384
-%line 781+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, rcx
-	add r10, 384
+	add r9, 512
+; pb = pb + 768
+%line 750+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r11, rcx
+	add r11, 768
 ; i0 = i0 - 1
-%line 782+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 751+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov r8, rdx
 	sub r8, 1
 ; =? i0 - 0
-%line 783+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 752+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	cmp r8, 0
-; goto loop16 if !=
-%line 784+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rsi
-	jne .Lloop16
-; pa = w + 153952
-%line 785+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r11 + 153952]
-; pb = w + 130624
-%line 786+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r10, [r11 + 130624]
+; goto loop13 if !=
+%line 753+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r10, rsi
+	jne .Lloop13
+; pa = w + 26880
+%line 754+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r9, [r10 + 26880]
+; pb = w + 6144
+%line 755+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r11, [r10 + 6144]
 ; i0 = 27
-%line 787+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 756+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov r8, 27
 align 32
-.Lloop18:
+.Lloop15:
 ; qa = pa
-%line 789+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 758+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov rdx, r8
-	mov rsi, r11
+	mov rsi, r10
 ; qb = pa + 128
-%line 790+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 759+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	lea r8, [r9 + 128]
 ; qc = pb
-%line 791+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 760+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov rax, r9
 ; i1 = 2
-%line 792+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rcx, r10
-	mov r11, 2
+%line 761+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov rcx, r11
+	mov r10, 2
 align 32
-.Lloop19:
+.Lloop16:
 ; x0 = mem128[qa]
-%line 794+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 763+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9]
 ; x1 = mem128[qb]
-%line 795+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 764+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm1, [r8]
 ; mem128[qc] = x0
-%line 796+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10], xmm0
+%line 765+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11], xmm0
 ; mem128[qc + 256] = x1
-%line 797+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 256], xmm1
+%line 766+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 256], xmm1
 ; 8x x0 = x0 + x1
-%line 798+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 767+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 128] = x0
-%line 799+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 128], xmm0
+%line 768+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 128], xmm0
 ; x0 = mem128[qa + 16]
-%line 800+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 769+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qb + 16]
-%line 801+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 770+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm1, [r8 + 16]
 ; mem128[qc + 16] = x0
-%line 802+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 16], xmm0
+%line 771+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 16], xmm0
 ; mem128[qc + 272] = x1
-%line 803+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 272], xmm1
+%line 772+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 272], xmm1
 ; 8x x0 = x0 + x1
-%line 804+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 773+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 144] = x0
-%line 805+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 144], xmm0
+%line 774+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 144], xmm0
 ; x0 = mem128[qa + 32]
-%line 806+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 775+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qb + 32]
-%line 807+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 776+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm1, [r8 + 32]
 ; mem128[qc + 32] = x0
-%line 808+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 32], xmm0
+%line 777+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 32], xmm0
 ; mem128[qc + 288] = x1
-%line 809+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 288], xmm1
+%line 778+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 288], xmm1
 ; 8x x0 = x0 + x1
-%line 810+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 779+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 160] = x0
-%line 811+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 160], xmm0
+%line 780+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 160], xmm0
 ; x0 = mem128[qa + 48]
-%line 812+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 781+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9 + 48]
 ; x1 = mem128[qb + 48]
-%line 813+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 782+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm1, [r8 + 48]
 ; mem128[qc + 48] = x0
-%line 814+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 48], xmm0
+%line 783+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 48], xmm0
 ; mem128[qc + 304] = x1
-%line 815+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 304], xmm1
+%line 784+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 304], xmm1
 ; 8x x0 = x0 + x1
-%line 816+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 785+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 176] = x0
-%line 817+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 176], xmm0
+%line 786+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 176], xmm0
 ; qa = qa + 64
-%line 818+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 787+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r9, 64
 ; qb = qb + 64
-%line 819+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 788+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r8, 64
 ; qc = qc + 64
-%line 820+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r10, 64
+%line 789+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r11, 64
 ; i1 = i1 - 1
-%line 821+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r11, 1
+%line 790+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	sub r10, 1
 ; =? i1 - 0
-%line 822+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r11, 0
-; goto loop19 if !=
-%line 823+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	jne .Lloop19
+%line 791+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	cmp r10, 0
+; goto loop16 if !=
+%line 792+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	jne .Lloop16
 ; pa = pa + 256
-%line 824+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 793+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov r9, rax
 	add r9, 256
 ; pb = pb + 384
-%line 825+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, rcx
-	add r10, 384
+%line 794+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r11, rcx
+	add r11, 384
 ; i0 = i0 - 1
-%line 826+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 795+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov r8, rdx
 	sub r8, 1
 ; =? i0 - 0
-%line 827+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 796+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	cmp r8, 0
-; goto loop18 if !=
+; goto loop15 if !=
+%line 797+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r10, rsi
+	jne .Lloop15
+; pa = w + 99584
+%line 798+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r9, [r10 + 99584]
+; pb = w + 89216
+%line 799+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r11, [r10 + 89216]
+; i0 = 27
+%line 800+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r8, 27
+align 32
+.Lloop17:
+; qa = pa
+%line 802+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov rdx, r8
+	mov rsi, r10
+; qb = pa + 128
+%line 803+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r8, [r9 + 128]
+; qc = pb
+%line 804+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov rax, r9
+; i1 = 2
+%line 805+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov rcx, r11
+	mov r10, 2
+align 32
+.Lloop18:
+; x0 = mem128[qa]
+%line 807+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9]
+; x1 = mem128[qb]
+%line 808+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r8]
+; mem128[qc] = x0
+%line 809+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11], xmm0
+; mem128[qc + 256] = x1
+%line 810+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 256], xmm1
+; 8x x0 = x0 + x1
+%line 811+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddw xmm0, xmm1
+; mem128[qc + 128] = x0
+%line 812+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 128], xmm0
+; x0 = mem128[qa + 16]
+%line 813+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 16]
+; x1 = mem128[qb + 16]
+%line 814+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r8 + 16]
+; mem128[qc + 16] = x0
+%line 815+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 16], xmm0
+; mem128[qc + 272] = x1
+%line 816+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 272], xmm1
+; 8x x0 = x0 + x1
+%line 817+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddw xmm0, xmm1
+; mem128[qc + 144] = x0
+%line 818+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 144], xmm0
+; x0 = mem128[qa + 32]
+%line 819+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 32]
+; x1 = mem128[qb + 32]
+%line 820+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r8 + 32]
+; mem128[qc + 32] = x0
+%line 821+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 32], xmm0
+; mem128[qc + 288] = x1
+%line 822+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 288], xmm1
+; 8x x0 = x0 + x1
+%line 823+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddw xmm0, xmm1
+; mem128[qc + 160] = x0
+%line 824+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 160], xmm0
+; x0 = mem128[qa + 48]
+%line 825+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 48]
+; x1 = mem128[qb + 48]
+%line 826+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r8 + 48]
+; mem128[qc + 48] = x0
+%line 827+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 48], xmm0
+; mem128[qc + 304] = x1
 %line 828+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rsi
-	jne .Lloop18
-; pa = w + 6144
+	movdqu [r11 + 304], xmm1
+; 8x x0 = x0 + x1
 %line 829+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r11 + 6144]
-; pb = w + 99520
+	paddw xmm0, xmm1
+; mem128[qc + 176] = x0
 %line 830+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r11 + 99520]
-; i0 = 162
+	movdqu [r11 + 176], xmm0
+; qa = qa + 64
 %line 831+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rsi, r11
-	mov r10, 162
+	add r9, 64
+; qb = qb + 64
+%line 832+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r8, 64
+; qc = qc + 64
+%line 833+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r11, 64
+; i1 = i1 - 1
+%line 834+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	sub r10, 1
+; =? i1 - 0
+%line 835+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	cmp r10, 0
+; goto loop18 if !=
+%line 836+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	jne .Lloop18
+; pa = pa + 256
+%line 837+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r9, rax
+	add r9, 256
+; pb = pb + 384
+%line 838+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r11, rcx
+	add r11, 384
+; i0 = i0 - 1
+%line 839+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r8, rdx
+	sub r8, 1
+; =? i0 - 0
+%line 840+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	cmp r8, 0
+; goto loop17 if !=
+%line 841+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r10, rsi
+	jne .Lloop17
+; pa = w + 6144
+%line 842+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r8, [r10 + 6144]
+; pb = w + 26880
+%line 843+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r9, [r10 + 26880]
+; z0 = 0
+%line 844+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov rsi, r10
+	pxor xmm0, xmm0
+; i0 = 81
+%line 845+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r10, 81
+	mov r11, r9
+	movdqa xmm2, xmm0
+align 32
+.Lloop19:
+; qb = pa + 64
+%line 848+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r9, [r8 + 64]
+; x0 = mem128[qa]
+%line 850+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r8]
+; x1 = mem128[qb]
+%line 851+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9]
+; mem128[qc + 64] = x0
+%line 852+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 64], xmm0
+; mem128[qc + 320] = x1
+%line 853+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 320], xmm1
+; 8x x0 = x0 + x1
+%line 854+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddw xmm0, xmm1
+; mem128[qc + 192] = x0
+%line 855+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 192], xmm0
+; mem128[qc] = z0
+%line 856+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11], xmm2
+; mem128[qc + 128] = z0
+%line 857+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 128], xmm2
+; mem128[qc + 256] = z0
+%line 858+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 256], xmm2
+; x0 = mem128[qa + 16]
+%line 859+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r8 + 16]
+; x1 = mem128[qb + 16]
+%line 860+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 16]
+; mem128[qc + 80] = x0
+%line 861+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 80], xmm0
+; mem128[qc + 336] = x1
+%line 862+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 336], xmm1
+; 8x x0 = x0 + x1
+%line 863+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddw xmm0, xmm1
+; mem128[qc + 208] = x0
+%line 864+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 208], xmm0
+; mem128[qc + 16] = z0
+%line 865+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 16], xmm2
+; mem128[qc + 144] = z0
+%line 866+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 144], xmm2
+; mem128[qc + 272] = z0
+%line 867+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 272], xmm2
+; x0 = mem128[qa + 32]
+%line 868+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r8 + 32]
+; x1 = mem128[qb + 32]
+%line 869+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 32]
+; mem128[qc + 96] = x0
+%line 870+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 96], xmm0
+; mem128[qc + 352] = x1
+%line 871+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 352], xmm1
+; 8x x0 = x0 + x1
+%line 872+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddw xmm0, xmm1
+; mem128[qc + 224] = x0
+%line 873+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 224], xmm0
+; mem128[qc + 32] = z0
+%line 874+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 32], xmm2
+; mem128[qc + 160] = z0
+%line 875+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 160], xmm2
+; mem128[qc + 288] = z0
+%line 876+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 288], xmm2
+; x0 = mem128[qa + 48]
+%line 877+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r8 + 48]
+; x1 = mem128[qb + 48]
+%line 878+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 48]
+; mem128[qc + 112] = x0
+%line 879+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 112], xmm0
+; mem128[qc + 368] = x1
+%line 880+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 368], xmm1
+; 8x x0 = x0 + x1
+%line 881+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddw xmm0, xmm1
+; mem128[qc + 240] = x0
+%line 882+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 240], xmm0
+; mem128[qc + 48] = z0
+%line 883+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 48], xmm2
+; mem128[qc + 176] = z0
+%line 884+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 176], xmm2
+; mem128[qc + 304] = z0
+%line 885+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 304], xmm2
+; pa = pa + 128
+%line 886+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r8, 128
+; pb = pb + 384
+%line 887+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r11, 384
+; i0 = i0 - 1
+%line 888+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	sub r10, 1
+; =? i0 - 0
+%line 889+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	cmp r10, 0
+; goto loop19 if !=
+%line 890+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	jne .Lloop19
+; pa = w + 89216
+%line 891+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r10, rsi
+	lea r8, [r10 + 89216]
+; pb = w + 99584
+%line 892+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r9, [r10 + 99584]
+; i0 = 81
+%line 893+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov rsi, r10
+	mov r10, 81
 	mov r11, r9
 align 32
 .Lloop20:
 ; qb = pa + 64
-%line 834+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 896+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	lea r9, [r8 + 64]
 ; x0 = mem128[qa]
-%line 836+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 898+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8]
 ; x1 = mem128[qb]
-%line 837+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 899+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm1, [r9]
 ; mem128[qc] = x0
-%line 838+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 900+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r11], xmm0
 ; mem128[qc + 128] = x1
-%line 839+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 901+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r11 + 128], xmm1
 ; 8x x0 = x0 + x1
-%line 840+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 902+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 64] = x0
-%line 841+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 903+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r11 + 64], xmm0
 ; x0 = mem128[qa + 16]
-%line 842+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 904+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 16]
 ; x1 = mem128[qb + 16]
-%line 843+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 905+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm1, [r9 + 16]
 ; mem128[qc + 16] = x0
-%line 844+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 906+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r11 + 16], xmm0
 ; mem128[qc + 144] = x1
-%line 845+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 907+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r11 + 144], xmm1
 ; 8x x0 = x0 + x1
-%line 846+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 908+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 80] = x0
-%line 847+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 909+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r11 + 80], xmm0
 ; x0 = mem128[qa + 32]
-%line 848+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 910+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 32]
 ; x1 = mem128[qb + 32]
-%line 849+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 911+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm1, [r9 + 32]
 ; mem128[qc + 32] = x0
-%line 850+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 912+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r11 + 32], xmm0
 ; mem128[qc + 160] = x1
-%line 851+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 913+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r11 + 160], xmm1
 ; 8x x0 = x0 + x1
-%line 852+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 914+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 96] = x0
-%line 853+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 915+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r11 + 96], xmm0
 ; x0 = mem128[qa + 48]
-%line 854+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 916+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 48]
 ; x1 = mem128[qb + 48]
-%line 855+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 917+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm1, [r9 + 48]
 ; mem128[qc + 48] = x0
-%line 856+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 918+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r11 + 48], xmm0
 ; mem128[qc + 176] = x1
-%line 857+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 919+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r11 + 176], xmm1
 ; 8x x0 = x0 + x1
-%line 858+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 920+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 112] = x0
-%line 859+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 921+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r11 + 112], xmm0
 ; pa = pa + 128
-%line 860+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 922+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r8, 128
 ; pb = pb + 192
-%line 861+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 923+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r11, 192
 ; i0 = i0 - 1
-%line 862+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 924+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	sub r10, 1
 ; =? i0 - 0
-%line 863+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 925+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	cmp r10, 0
 ; goto loop20 if !=
-%line 864+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	jne .Lloop20
-; pa = w + 130624
-%line 865+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rsi
-	lea r8, [r11 + 130624]
-; pb = w + 153952
-%line 866+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r11 + 153952]
-; i0 = 81
-%line 867+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rsi, r11
-	mov r10, 81
-	mov r11, r9
-align 32
-.Lloop21:
-; qb = pa + 64
-%line 870+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r8 + 64]
-; x0 = mem128[qa]
-%line 872+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8]
-; x1 = mem128[qb]
-%line 873+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9]
-; mem128[qc] = x0
-%line 874+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11], xmm0
-; mem128[qc + 128] = x1
-%line 875+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 128], xmm1
-; 8x x0 = x0 + x1
-%line 876+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
-; mem128[qc + 64] = x0
-%line 877+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 64], xmm0
-; x0 = mem128[qa + 16]
-%line 878+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 16]
-; x1 = mem128[qb + 16]
-%line 879+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 16]
-; mem128[qc + 16] = x0
-%line 880+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 16], xmm0
-; mem128[qc + 144] = x1
-%line 881+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 144], xmm1
-; 8x x0 = x0 + x1
-%line 882+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
-; mem128[qc + 80] = x0
-%line 883+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 80], xmm0
-; x0 = mem128[qa + 32]
-%line 884+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 32]
-; x1 = mem128[qb + 32]
-%line 885+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 32]
-; mem128[qc + 32] = x0
-%line 886+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 32], xmm0
-; mem128[qc + 160] = x1
-%line 887+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 160], xmm1
-; 8x x0 = x0 + x1
-%line 888+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
-; mem128[qc + 96] = x0
-%line 889+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 96], xmm0
-; x0 = mem128[qa + 48]
-%line 890+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 48]
-; x1 = mem128[qb + 48]
-%line 891+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 48]
-; mem128[qc + 48] = x0
-%line 892+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 48], xmm0
-; mem128[qc + 176] = x1
-%line 893+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 176], xmm1
-; 8x x0 = x0 + x1
-%line 894+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
-; mem128[qc + 112] = x0
-%line 895+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 112], xmm0
-; pa = pa + 128
-%line 896+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r8, 128
-; pb = pb + 192
-%line 897+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r11, 192
-; i0 = i0 - 1
-%line 898+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r10, 1
-; =? i0 - 0
-%line 899+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r10, 0
-; goto loop21 if !=
-%line 900+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	jne .Lloop21
-; pa = w + 99520
-%line 901+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rsi
-	lea r8, [r11 + 99520]
-; pb = w + 6144
-%line 902+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r11 + 6144]
-; z0 = 0
-%line 903+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rsi, r11
-	pxor xmm0, xmm0
-; i0 = 486
-%line 904+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, 486
-	mov r11, r9
-	movdqa xmm2, xmm0
-align 32
-.Lloop22:
-; qb = pa + 32
-%line 907+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r8 + 32]
-; x0 = mem128[qa]
-%line 909+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8]
-; x1 = mem128[qb]
-%line 910+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9]
-; mem128[qc + 32] = x0
-%line 911+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 32], xmm0
-; mem128[qc + 160] = x1
-%line 912+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 160], xmm1
-; 8x x0 = x0 + x1
-%line 913+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
-; mem128[qc + 96] = x0
-%line 914+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 96], xmm0
-; mem128[qc] = z0
-%line 915+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11], xmm2
-; mem128[qc + 64] = z0
-%line 916+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 64], xmm2
-; mem128[qc + 128] = z0
-%line 917+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 128], xmm2
-; x0 = mem128[qa + 16]
-%line 918+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 16]
-; x1 = mem128[qb + 16]
-%line 919+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 16]
-; mem128[qc + 48] = x0
-%line 920+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 48], xmm0
-; mem128[qc + 176] = x1
-%line 921+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 176], xmm1
-; 8x x0 = x0 + x1
-%line 922+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
-; mem128[qc + 112] = x0
-%line 923+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 112], xmm0
-; mem128[qc + 16] = z0
-%line 924+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 16], xmm2
-; mem128[qc + 80] = z0
-%line 925+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 80], xmm2
-; mem128[qc + 144] = z0
 %line 926+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 144], xmm2
-; pa = pa + 64
+	jne .Lloop20
+; pa = w + 57984
 %line 927+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r8, 64
-; pb = pb + 192
-%line 928+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r11, 192
-; i0 = i0 - 1
-%line 929+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r10, 1
-; =? i0 - 0
-%line 930+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r10, 0
-; goto loop22 if !=
-%line 931+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	jne .Lloop22
-; pa = w + 153952
-%line 932+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rsi
-	lea r8, [r11 + 153952]
-; pb = w + 130624
-%line 933+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r11 + 130624]
-; i0 = 243
-%line 934+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rsi, r11
-	mov r10, 243
-	mov r11, r9
-align 32
-.Lloop23:
-; qb = pa + 32
-%line 937+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r8 + 32]
-; x0 = mem128[qa]
-%line 939+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8]
-; x1 = mem128[qb]
-%line 940+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9]
-; mem128[qc] = x0
-%line 941+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11], xmm0
-; mem128[qc + 64] = x1
-%line 942+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 64], xmm1
-; 8x x0 = x0 + x1
-%line 943+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
-; mem128[qc + 32] = x0
-%line 944+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 32], xmm0
-; x0 = mem128[qa + 16]
-%line 945+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 16]
-; x1 = mem128[qb + 16]
-%line 946+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 16]
-; mem128[qc + 16] = x0
-%line 947+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 16], xmm0
-; mem128[qc + 80] = x1
-%line 948+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 80], xmm1
-; 8x x0 = x0 + x1
-%line 949+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
-; mem128[qc + 48] = x0
-%line 950+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 48], xmm0
-; pa = pa + 64
-%line 951+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r8, 64
-; pb = pb + 96
-%line 952+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r11, 96
-; i0 = i0 - 1
-%line 953+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r10, 1
-; =? i0 - 0
-%line 954+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r10, 0
-; goto loop23 if !=
-%line 955+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	jne .Lloop23
-; pa = w + 99456
-%line 956+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rsi
-	lea r8, [r11 + 99456]
+	mov r10, rsi
+	lea r8, [r10 + 57984]
 ; z0 = 0
-%line 957+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 928+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	pxor xmm0, xmm0
 ; mem128[pa] = z0
-%line 958+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 929+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8], xmm0
 ; mem128[pa + 16] = z0
-%line 959+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 930+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 16], xmm0
-; pa = w + 6144
-%line 960+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r11 + 6144]
-; pb = w + 130624
-%line 961+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r11 + 130624]
-; pc = w + 169504
-%line 962+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r10, [r11 + 169504]
-; i0 = 729
-%line 963+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rsi, r11
-	mov r11, 729
-align 32
-.Lloop24:
-; 8x x0 = mem16[pb]
-%line 965+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pinsrw xmm2, word [r9], 0
-	pshuflw xmm2, xmm2, 0
-	pshufd xmm2, xmm2, 0
-; 8x a0 = x0 * mem128[pa + 32]
-%line 966+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm0, xmm2
-	movdqu xmm1, [r8 + 32]
-	pmullw xmm0, xmm1
-	movdqa xmm3, xmm0
-; 8x a1 = x0 * mem128[pa + 48]
-%line 967+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm0, xmm2
-	movdqu xmm1, [r8 + 48]
-	pmullw xmm0, xmm1
-	movdqa xmm4, xmm0
-; 8x a4 = x0 * mem128[pa + 46688]
-%line 968+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm0, xmm2
-	movdqu xmm1, [r8 + 46688]
-	pmullw xmm0, xmm1
-	movdqa xmm5, xmm0
-; 8x a5 = x0 * mem128[pa + 46704]
-%line 969+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 46704]
-	pmullw xmm2, xmm0
-; 8x x0 = mem16[pb + 2]
-%line 970+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pinsrw xmm7, word [r9 + 2], 0
-	pshuflw xmm7, xmm7, 0
-	pshufd xmm7, xmm7, 0
-; 8x x1 = x0 * mem128[pa + 30]
-%line 971+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm1, xmm7
-	movdqu xmm0, [r8 + 30]
-	pmullw xmm1, xmm0
-; 8x a0 = a0 + x1
-%line 972+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm3, xmm1
-; 8x x1 = x0 * mem128[pa + 46]
-%line 973+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm1, xmm7
-	movdqu xmm0, [r8 + 46]
-	pmullw xmm1, xmm0
-; 8x a1 = a1 + x1
-%line 974+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm4, xmm1
-; 8x a2 = x0 * mem128[pa + 62]
-%line 975+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm0, xmm7
-	movdqu xmm1, [r8 + 62]
-	pmullw xmm0, xmm1
-	movdqa xmm1, xmm0
-; 8x x1 = x0 * mem128[pa + 46686]
-%line 976+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 46686]
-	pmullw xmm6, xmm0
-; 8x a4 = a4 + x1
-%line 977+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm5, xmm6
-; 8x x1 = x0 * mem128[pa + 46702]
-%line 978+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm6, xmm7
-	movdqu xmm0, [r8 + 46702]
-	pmullw xmm6, xmm0
-; 8x a5 = a5 + x1
-%line 979+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm2, xmm6
-; 8x a6 = x0 * mem128[pa + 46718]
-%line 980+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 46718]
-	pmullw xmm7, xmm0
-	movdqa xmm6, xmm7
-; 8x x0 = mem16[pb + 4]
-%line 981+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pinsrw xmm8, word [r9 + 4], 0
-	pshuflw xmm8, xmm8, 0
-	pshufd xmm8, xmm8, 0
-; 8x x1 = x0 * mem128[pa + 28]
-%line 982+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 28]
-	pmullw xmm7, xmm0
-; 8x a0 = a0 + x1
-%line 983+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm3, xmm7
-; 8x x1 = x0 * mem128[pa + 44]
-%line 984+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 44]
-	pmullw xmm7, xmm0
-; 8x a1 = a1 + x1
-%line 985+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm4, xmm7
-; 8x x1 = x0 * mem128[pa + 60]
-%line 986+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 60]
-	pmullw xmm7, xmm0
-; 8x a2 = a2 + x1
-%line 987+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm7
-; 8x x1 = x0 * mem128[pa + 46684]
-%line 988+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 46684]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 989+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm5, xmm7
-; 8x x1 = x0 * mem128[pa + 46700]
-%line 990+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 46700]
-	pmullw xmm7, xmm0
-; 8x a5 = a5 + x1
-%line 991+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm2, xmm7
-; 8x x1 = x0 * mem128[pa + 46716]
-%line 992+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 46716]
-	pmullw xmm8, xmm0
-; 8x a6 = a6 + x1
-%line 993+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm6, xmm8
-; 8x x0 = mem16[pb + 6]
-%line 994+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pinsrw xmm8, word [r9 + 6], 0
-	pshuflw xmm8, xmm8, 0
-	pshufd xmm8, xmm8, 0
-; 8x x1 = x0 * mem128[pa + 26]
-%line 995+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 26]
-	pmullw xmm7, xmm0
-; 8x a0 = a0 + x1
-%line 996+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm3, xmm7
-; 8x x1 = x0 * mem128[pa + 42]
-%line 997+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 42]
-	pmullw xmm7, xmm0
-; 8x a1 = a1 + x1
-%line 998+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm4, xmm7
-; 8x x1 = x0 * mem128[pa + 58]
-%line 999+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 58]
-	pmullw xmm7, xmm0
-; 8x a2 = a2 + x1
-%line 1000+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm7
-; 8x x1 = x0 * mem128[pa + 46682]
-%line 1001+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 46682]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 1002+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm5, xmm7
-; 8x x1 = x0 * mem128[pa + 46698]
-%line 1003+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 46698]
-	pmullw xmm7, xmm0
-; 8x a5 = a5 + x1
-%line 1004+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm2, xmm7
-; 8x x1 = x0 * mem128[pa + 46714]
-%line 1005+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 46714]
-	pmullw xmm8, xmm0
-; 8x a6 = a6 + x1
-%line 1006+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm6, xmm8
-; 8x x0 = mem16[pb + 8]
-%line 1007+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pinsrw xmm8, word [r9 + 8], 0
-	pshuflw xmm8, xmm8, 0
-	pshufd xmm8, xmm8, 0
-; 8x x1 = x0 * mem128[pa + 24]
-%line 1008+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 24]
-	pmullw xmm7, xmm0
-; 8x a0 = a0 + x1
-%line 1009+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm3, xmm7
-; 8x x1 = x0 * mem128[pa + 40]
-%line 1010+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 40]
-	pmullw xmm7, xmm0
-; 8x a1 = a1 + x1
-%line 1011+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm4, xmm7
-; 8x x1 = x0 * mem128[pa + 56]
-%line 1012+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 56]
-	pmullw xmm7, xmm0
-; 8x a2 = a2 + x1
-%line 1013+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm7
-; 8x x1 = x0 * mem128[pa + 46680]
-%line 1014+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 46680]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 1015+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm5, xmm7
-; 8x x1 = x0 * mem128[pa + 46696]
-%line 1016+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 46696]
-	pmullw xmm7, xmm0
-; 8x a5 = a5 + x1
-%line 1017+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm2, xmm7
-; 8x x1 = x0 * mem128[pa + 46712]
-%line 1018+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 46712]
-	pmullw xmm8, xmm0
-; 8x a6 = a6 + x1
-%line 1019+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm6, xmm8
-; 8x x0 = mem16[pb + 10]
-%line 1020+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pinsrw xmm8, word [r9 + 10], 0
-	pshuflw xmm8, xmm8, 0
-	pshufd xmm8, xmm8, 0
-; 8x x1 = x0 * mem128[pa + 22]
-%line 1021+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 22]
-	pmullw xmm7, xmm0
-; 8x a0 = a0 + x1
-%line 1022+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm3, xmm7
-; 8x x1 = x0 * mem128[pa + 38]
-%line 1023+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 38]
-	pmullw xmm7, xmm0
-; 8x a1 = a1 + x1
-%line 1024+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm4, xmm7
-; 8x x1 = x0 * mem128[pa + 54]
-%line 1025+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 54]
-	pmullw xmm7, xmm0
-; 8x a2 = a2 + x1
-%line 1026+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm7
-; 8x x1 = x0 * mem128[pa + 46678]
-%line 1027+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 46678]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 1028+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm5, xmm7
-; 8x x1 = x0 * mem128[pa + 46694]
-%line 1029+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 46694]
-	pmullw xmm7, xmm0
-; 8x a5 = a5 + x1
-%line 1030+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm2, xmm7
-; 8x x1 = x0 * mem128[pa + 46710]
-%line 1031+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 46710]
-	pmullw xmm8, xmm0
-; 8x a6 = a6 + x1
-%line 1032+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm6, xmm8
-; 8x x0 = mem16[pb + 12]
-%line 1033+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pinsrw xmm8, word [r9 + 12], 0
-	pshuflw xmm8, xmm8, 0
-	pshufd xmm8, xmm8, 0
-; 8x x1 = x0 * mem128[pa + 20]
-%line 1034+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 20]
-	pmullw xmm7, xmm0
-; 8x a0 = a0 + x1
-%line 1035+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm3, xmm7
-; 8x x1 = x0 * mem128[pa + 36]
-%line 1036+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 36]
-	pmullw xmm7, xmm0
-; 8x a1 = a1 + x1
-%line 1037+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm4, xmm7
-; 8x x1 = x0 * mem128[pa + 52]
-%line 1038+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 52]
-	pmullw xmm7, xmm0
-; 8x a2 = a2 + x1
-%line 1039+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm7
-; 8x x1 = x0 * mem128[pa + 46676]
-%line 1040+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 46676]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 1041+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm5, xmm7
-; 8x x1 = x0 * mem128[pa + 46692]
-%line 1042+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 46692]
-	pmullw xmm7, xmm0
-; 8x a5 = a5 + x1
-%line 1043+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm2, xmm7
-; 8x x1 = x0 * mem128[pa + 46708]
-%line 1044+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 46708]
-	pmullw xmm8, xmm0
-; 8x a6 = a6 + x1
-%line 1045+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm6, xmm8
-; 8x x0 = mem16[pb + 14]
-%line 1046+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pinsrw xmm8, word [r9 + 14], 0
-	pshuflw xmm8, xmm8, 0
-	pshufd xmm8, xmm8, 0
-; 8x x1 = x0 * mem128[pa + 18]
-%line 1047+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 18]
-	pmullw xmm7, xmm0
-; 8x a0 = a0 + x1
-%line 1048+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm3, xmm7
-; 8x x1 = x0 * mem128[pa + 34]
-%line 1049+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 34]
-	pmullw xmm7, xmm0
-; 8x a1 = a1 + x1
-%line 1050+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm4, xmm7
-; 8x x1 = x0 * mem128[pa + 50]
-%line 1051+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 50]
-	pmullw xmm7, xmm0
-; 8x a2 = a2 + x1
-%line 1052+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm7
-; 8x x1 = x0 * mem128[pa + 46674]
-%line 1053+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 46674]
-	pmullw xmm7, xmm0
-; 8x a4 = a4 + x1
-%line 1054+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm5, xmm7
-; 8x x1 = x0 * mem128[pa + 46690]
-%line 1055+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 46690]
-	pmullw xmm7, xmm0
-; 8x a5 = a5 + x1
-%line 1056+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm2, xmm7
-; 8x x1 = x0 * mem128[pa + 46706]
-%line 1057+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 46706]
-	pmullw xmm8, xmm0
-; 8x a6 = a6 + x1
-%line 1058+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm6, xmm8
-; 8x x0 = mem16[pb + 16]
-%line 1059+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pinsrw xmm8, word [r9 + 16], 0
-	pshuflw xmm8, xmm8, 0
-	pshufd xmm8, xmm8, 0
-; 8x x1 = x0 * mem128[pa + 32]
-%line 1060+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 32]
-	pmullw xmm7, xmm0
-; 8x a1 = a1 + x1
-%line 1061+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm4, xmm7
-; 8x x1 = x0 * mem128[pa + 48]
-%line 1062+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 48]
-	pmullw xmm7, xmm0
-; 8x a2 = a2 + x1
-%line 1063+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm7
-; 8x x1 = x0 * mem128[pa + 46688]
-%line 1064+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm7, xmm8
-	movdqu xmm0, [r8 + 46688]
-	pmullw xmm7, xmm0
-; 8x a5 = a5 + x1
-%line 1065+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm2, xmm7
-; 8x x1 = x0 * mem128[pa + 46704]
-%line 1066+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 46704]
-	pmullw xmm8, xmm0
-; 8x a6 = a6 + x1
-%line 1067+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm6, xmm8
-; 8x x0 = mem16[pb + 18]
-%line 1068+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pinsrw xmm7, word [r9 + 18], 0
-	pshuflw xmm7, xmm7, 0
-	pshufd xmm7, xmm7, 0
-; 8x x1 = x0 * mem128[pa + 30]
-%line 1069+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm8, xmm7
-	movdqu xmm0, [r8 + 30]
-	pmullw xmm8, xmm0
-; 8x a1 = a1 + x1
-%line 1070+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm4, xmm8
-; 8x x1 = x0 * mem128[pa + 46]
-%line 1071+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm8, xmm7
-	movdqu xmm0, [r8 + 46]
-	pmullw xmm8, xmm0
-; 8x a2 = a2 + x1
-%line 1072+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm8
-; 8x a3 = x0 * mem128[pa + 62]
-%line 1073+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm8, xmm7
-	movdqu xmm0, [r8 + 62]
-	pmullw xmm8, xmm0
-; 8x x1 = x0 * mem128[pa + 46686]
-%line 1074+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm7
-	movdqu xmm0, [r8 + 46686]
-	pmullw xmm9, xmm0
-; 8x a5 = a5 + x1
-%line 1075+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm2, xmm9
-; 8x x1 = x0 * mem128[pa + 46702]
-%line 1076+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm7
-	movdqu xmm0, [r8 + 46702]
-	pmullw xmm9, xmm0
-; 8x a6 = a6 + x1
-%line 1077+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm6, xmm9
-; 8x a7 = x0 * mem128[pa + 46718]
-%line 1078+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 46718]
-	pmullw xmm7, xmm0
-; 8x x0 = mem16[pb + 20]
-%line 1079+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pinsrw xmm10, word [r9 + 20], 0
-	pshuflw xmm10, xmm10, 0
-	pshufd xmm10, xmm10, 0
-; 8x x1 = x0 * mem128[pa + 28]
-%line 1080+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 28]
-	pmullw xmm9, xmm0
-; 8x a1 = a1 + x1
-%line 1081+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm4, xmm9
-; 8x x1 = x0 * mem128[pa + 44]
-%line 1082+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 44]
-	pmullw xmm9, xmm0
-; 8x a2 = a2 + x1
-%line 1083+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm9
-; 8x x1 = x0 * mem128[pa + 60]
-%line 1084+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 60]
-	pmullw xmm9, xmm0
-; 8x a3 = a3 + x1
-%line 1085+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm8, xmm9
-; 8x x1 = x0 * mem128[pa + 46684]
-%line 1086+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 46684]
-	pmullw xmm9, xmm0
-; 8x a5 = a5 + x1
-%line 1087+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm2, xmm9
-; 8x x1 = x0 * mem128[pa + 46700]
-%line 1088+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 46700]
-	pmullw xmm9, xmm0
-; 8x a6 = a6 + x1
-%line 1089+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm6, xmm9
-; 8x x1 = x0 * mem128[pa + 46716]
-%line 1090+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 46716]
-	pmullw xmm10, xmm0
-; 8x a7 = a7 + x1
-%line 1091+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm7, xmm10
-; 8x x0 = mem16[pb + 22]
-%line 1092+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pinsrw xmm10, word [r9 + 22], 0
-	pshuflw xmm10, xmm10, 0
-	pshufd xmm10, xmm10, 0
-; 8x x1 = x0 * mem128[pa + 26]
-%line 1093+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 26]
-	pmullw xmm9, xmm0
-; 8x a1 = a1 + x1
-%line 1094+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm4, xmm9
-; 8x x1 = x0 * mem128[pa + 42]
-%line 1095+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 42]
-	pmullw xmm9, xmm0
-; 8x a2 = a2 + x1
-%line 1096+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm9
-; 8x x1 = x0 * mem128[pa + 58]
-%line 1097+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 58]
-	pmullw xmm9, xmm0
-; 8x a3 = a3 + x1
-%line 1098+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm8, xmm9
-; 8x x1 = x0 * mem128[pa + 46682]
-%line 1099+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 46682]
-	pmullw xmm9, xmm0
-; 8x a5 = a5 + x1
-%line 1100+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm2, xmm9
-; 8x x1 = x0 * mem128[pa + 46698]
-%line 1101+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 46698]
-	pmullw xmm9, xmm0
-; 8x a6 = a6 + x1
-%line 1102+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm6, xmm9
-; 8x x1 = x0 * mem128[pa + 46714]
-%line 1103+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 46714]
-	pmullw xmm10, xmm0
-; 8x a7 = a7 + x1
-%line 1104+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm7, xmm10
-; 8x x0 = mem16[pb + 24]
-%line 1105+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pinsrw xmm10, word [r9 + 24], 0
-	pshuflw xmm10, xmm10, 0
-	pshufd xmm10, xmm10, 0
-; 8x x1 = x0 * mem128[pa + 24]
-%line 1106+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 24]
-	pmullw xmm9, xmm0
-; 8x a1 = a1 + x1
-%line 1107+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm4, xmm9
-; 8x x1 = x0 * mem128[pa + 40]
-%line 1108+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 40]
-	pmullw xmm9, xmm0
-; 8x a2 = a2 + x1
-%line 1109+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm9
-; 8x x1 = x0 * mem128[pa + 56]
-%line 1110+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 56]
-	pmullw xmm9, xmm0
-; 8x a3 = a3 + x1
-%line 1111+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm8, xmm9
-; 8x x1 = x0 * mem128[pa + 46680]
-%line 1112+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 46680]
-	pmullw xmm9, xmm0
-; 8x a5 = a5 + x1
-%line 1113+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm2, xmm9
-; 8x x1 = x0 * mem128[pa + 46696]
-%line 1114+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 46696]
-	pmullw xmm9, xmm0
-; 8x a6 = a6 + x1
-%line 1115+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm6, xmm9
-; 8x x1 = x0 * mem128[pa + 46712]
-%line 1116+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 46712]
-	pmullw xmm10, xmm0
-; 8x a7 = a7 + x1
-%line 1117+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm7, xmm10
-; 8x x0 = mem16[pb + 26]
-%line 1118+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pinsrw xmm10, word [r9 + 26], 0
-	pshuflw xmm10, xmm10, 0
-	pshufd xmm10, xmm10, 0
-; 8x x1 = x0 * mem128[pa + 22]
-%line 1119+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 22]
-	pmullw xmm9, xmm0
-; 8x a1 = a1 + x1
-%line 1120+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm4, xmm9
-; 8x x1 = x0 * mem128[pa + 38]
-%line 1121+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 38]
-	pmullw xmm9, xmm0
-; 8x a2 = a2 + x1
-%line 1122+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm9
-; 8x x1 = x0 * mem128[pa + 54]
-%line 1123+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 54]
-	pmullw xmm9, xmm0
-; 8x a3 = a3 + x1
-%line 1124+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm8, xmm9
-; 8x x1 = x0 * mem128[pa + 46678]
-%line 1125+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 46678]
-	pmullw xmm9, xmm0
-; 8x a5 = a5 + x1
-%line 1126+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm2, xmm9
-; 8x x1 = x0 * mem128[pa + 46694]
-%line 1127+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 46694]
-	pmullw xmm9, xmm0
-; 8x a6 = a6 + x1
-%line 1128+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm6, xmm9
-; 8x x1 = x0 * mem128[pa + 46710]
-%line 1129+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 46710]
-	pmullw xmm10, xmm0
-; 8x a7 = a7 + x1
-%line 1130+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm7, xmm10
-; 8x x0 = mem16[pb + 28]
-%line 1131+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pinsrw xmm10, word [r9 + 28], 0
-	pshuflw xmm10, xmm10, 0
-	pshufd xmm10, xmm10, 0
-; 8x x1 = x0 * mem128[pa + 20]
-%line 1132+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 20]
-	pmullw xmm9, xmm0
-; 8x a1 = a1 + x1
-%line 1133+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm4, xmm9
-; 8x x1 = x0 * mem128[pa + 36]
-%line 1134+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 36]
-	pmullw xmm9, xmm0
-; 8x a2 = a2 + x1
-%line 1135+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm9
-; 8x x1 = x0 * mem128[pa + 52]
-%line 1136+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 52]
-	pmullw xmm9, xmm0
-; 8x a3 = a3 + x1
-%line 1137+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm8, xmm9
-; 8x x1 = x0 * mem128[pa + 46676]
-%line 1138+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 46676]
-	pmullw xmm9, xmm0
-; 8x a5 = a5 + x1
-%line 1139+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm2, xmm9
-; 8x x1 = x0 * mem128[pa + 46692]
-%line 1140+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 46692]
-	pmullw xmm9, xmm0
-; 8x a6 = a6 + x1
-%line 1141+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm6, xmm9
-; 8x x1 = x0 * mem128[pa + 46708]
-%line 1142+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 46708]
-	pmullw xmm10, xmm0
-; 8x a7 = a7 + x1
-%line 1143+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm7, xmm10
-; 8x x0 = mem16[pb + 30]
-%line 1144+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pinsrw xmm10, word [r9 + 30], 0
-	pshuflw xmm10, xmm10, 0
-	pshufd xmm10, xmm10, 0
-; 8x x1 = x0 * mem128[pa + 18]
-%line 1145+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 18]
-	pmullw xmm9, xmm0
-; 8x a1 = a1 + x1
-%line 1146+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm4, xmm9
-; 8x x1 = x0 * mem128[pa + 34]
-%line 1147+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 34]
-	pmullw xmm9, xmm0
-; 8x a2 = a2 + x1
-%line 1148+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm9
-; 8x x1 = x0 * mem128[pa + 50]
-%line 1149+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 50]
-	pmullw xmm9, xmm0
-; 8x a3 = a3 + x1
-%line 1150+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm8, xmm9
-; 8x x1 = x0 * mem128[pa + 46674]
-%line 1151+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 46674]
-	pmullw xmm9, xmm0
-; 8x a5 = a5 + x1
-%line 1152+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm2, xmm9
-; 8x x1 = x0 * mem128[pa + 46690]
-%line 1153+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm9, xmm10
-	movdqu xmm0, [r8 + 46690]
-	pmullw xmm9, xmm0
-; 8x a6 = a6 + x1
-%line 1154+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm6, xmm9
-; 8x x1 = x0 * mem128[pa + 46706]
-%line 1155+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 46706]
-	pmullw xmm10, xmm0
-; 8x a7 = a7 + x1
-%line 1156+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm7, xmm10
-; mem128[pc] = a0
-%line 1157+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10], xmm3
-; mem128[pc + 16] = a1
-%line 1158+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 16], xmm4
-; mem128[pc + 32] = a2
-%line 1159+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 32], xmm1
-; mem128[pc + 48] = a3
-%line 1160+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 48], xmm8
-; mem128[pc + 46656] = a4
-%line 1161+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 46656], xmm5
-; mem128[pc + 46672] = a5
-%line 1162+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 46672], xmm2
-; mem128[pc + 46688] = a6
-%line 1163+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 46688], xmm6
-; mem128[pc + 46704] = a7
-%line 1164+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 46704], xmm7
-; pa = pa + 64
-%line 1165+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r8, 64
-; pb = pb + 32
-%line 1166+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r9, 32
-; pc = pc + 64
-%line 1167+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r10, 64
-; i0 = i0 - 1
-%line 1168+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r11, 1
-; =? i0 - 0
-%line 1169+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r11, 0
-; goto loop24 if !=
-%line 1170+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	jne .Lloop24
-; pa = w + 169504
-%line 1171+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rsi
-	lea r8, [r11 + 169504]
-; pb = w + 6144
-%line 1172+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r11 + 6144]
-; i0 = 486
-%line 1173+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rsi, r11
-	mov r10, 486
-	mov r11, r8
-	mov r8, r9
-	mov rax, r10
-align 32
-.Lloop25:
-; qb = pa + 64
-%line 1176+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r11 + 64]
-; qc = pa + 128
-%line 1177+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r10, [r11 + 128]
-; x0 = mem128[qa]
-%line 1179+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11]
-; x1 = mem128[qa + 32]
-%line 1180+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r11 + 32]
-; x2 = mem128[qc]
-%line 1181+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r10]
-; x3 = mem128[qc + 32]
-%line 1182+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 32]
-; mem128[qd] = x0
-%line 1183+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r8], xmm1
-; mem128[qd + 96] = x3
-%line 1184+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r8 + 96], xmm2
-; 8x x4 = x1 - x2
-%line 1185+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm3, xmm0
-; x5 = mem128[qb]
-%line 1186+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9]
-; 8x x5 = x5 - x0
-%line 1187+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm1
-; 8x x5 = x5 + x4
-%line 1188+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm3
-; mem128[qd + 32] = x5
-%line 1189+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+; mem128[pa + 32] = z0
+%line 931+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [r8 + 32], xmm0
-; x5 = mem128[qb + 32]
+; mem128[pa + 48] = z0
+%line 932+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 48], xmm0
+; pa = w + 26880
+%line 933+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r11, [r10 + 26880]
+; pb = w + 99584
+%line 934+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea rsi, [r10 + 99584]
+; pc = w + 115136
+%line 935+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r8, [r10 + 115136]
+; qd = w + 161408
+%line 936+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r9, [r10 + 161408]
+; qa = w + 161728
+%line 937+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea rax, [r10 + 161728]
+; i0 = 81
+%line 938+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov rcx, r10
+	mov r10, 81
+align 32
+.Lloop21:
+; x0 = mem128[pa + 56]
+%line 940+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 56]
+; x1 = mem128[pa + 54]
+%line 941+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 54]
+; x2 = x0
+%line 942+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 943+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 944+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd] = x0
+%line 945+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9], xmm0
+; mem128[qd + 16] = x2
+%line 946+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 16], xmm2
+; x0 = mem128[pa + 60]
+%line 947+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 60]
+; x1 = mem128[pa + 58]
+%line 948+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 58]
+; x2 = x0
+%line 949+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 950+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 951+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 160] = x0
+%line 952+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 160], xmm0
+; mem128[qd + 176] = x2
+%line 953+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 176], xmm2
+; x0 = mem128[pa + 72]
+%line 954+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 72]
+; x1 = mem128[pa + 70]
+%line 955+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 70]
+; x2 = x0
+%line 956+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 957+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 958+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 32] = x0
+%line 959+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 32], xmm0
+; mem128[qd + 48] = x2
+%line 960+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 48], xmm2
+; x0 = mem128[pa + 76]
+%line 961+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 76]
+; x1 = mem128[pa + 74]
+%line 962+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 74]
+; x2 = x0
+%line 963+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 964+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 965+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 192] = x0
+%line 966+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 192], xmm0
+; mem128[qd + 208] = x2
+%line 967+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 208], xmm2
+; x0 = mem128[pa + 88]
+%line 968+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 88]
+; x1 = mem128[pa + 86]
+%line 969+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 86]
+; x2 = x0
+%line 970+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 971+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 972+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 64] = x0
+%line 973+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 64], xmm0
+; mem128[qd + 80] = x2
+%line 974+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 80], xmm2
+; x0 = mem128[pa + 92]
+%line 975+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 92]
+; x1 = mem128[pa + 90]
+%line 976+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 90]
+; x2 = x0
+%line 977+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 978+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 979+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 224] = x0
+%line 980+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 224], xmm0
+; mem128[qd + 240] = x2
+%line 981+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 240], xmm2
+; x0 = mem128[pa + 104]
+%line 982+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 104]
+; x1 = mem128[pa + 102]
+%line 983+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 102]
+; x2 = x0
+%line 984+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 985+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 986+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 96] = x0
+%line 987+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 96], xmm0
+; mem128[qd + 112] = x2
+%line 988+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 112], xmm2
+; x0 = mem128[pa + 108]
+%line 989+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 108]
+; x1 = mem128[pa + 106]
+%line 990+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 106]
+; x2 = x0
+%line 991+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 992+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 993+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 256] = x0
+%line 994+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 256], xmm0
+; mem128[qd + 272] = x2
+%line 995+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 272], xmm2
+; x0 = mem128[pa + 120]
+%line 996+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 120]
+; x1 = mem128[pa + 118]
+%line 997+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 118]
+; x2 = x0
+%line 998+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 999+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1000+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 128] = x0
+%line 1001+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 128], xmm0
+; mem128[qd + 144] = x2
+%line 1002+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 144], xmm2
+; x0 = mem128[pa + 124]
+%line 1003+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 124]
+; x1 = mem128[pa + 122]
+%line 1004+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 122]
+; x2 = x0
+%line 1005+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1006+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1007+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 288] = x0
+%line 1008+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 288], xmm0
+; mem128[qd + 304] = x2
+%line 1009+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 304], xmm2
+; x0 = mem32[pb]
+%line 1010+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi]
+; x0 = shuffle32(x0, 0)
+%line 1011+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; a0 = mem128[qd + 16]
+%line 1012+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 16]
+; 4x a0 = maddwd(a0, x0)
+%line 1013+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; a1 = mem128[qd + 32]
+%line 1014+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r9 + 32]
+; 4x a1 = maddwd(a1, x0)
+%line 1015+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm2, xmm0
+; a2 = mem128[qd + 48]
+%line 1016+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm4, [r9 + 48]
+; 4x a2 = maddwd(a2, x0)
+%line 1017+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm4, xmm0
+; a3 = mem128[qd + 64]
+%line 1018+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm6, [r9 + 64]
+; 4x a3 = maddwd(a3, x0)
+%line 1019+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm6, xmm0
+; a4 = mem128[qd + 80]
+%line 1020+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm5, [r9 + 80]
+; 4x a4 = maddwd(a4, x0)
+%line 1021+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm5, xmm0
+; a5 = mem128[qd + 96]
+%line 1022+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [r9 + 96]
+; 4x a5 = maddwd(a5, x0)
+%line 1023+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm3, xmm0
+; a6 = mem128[qd + 112]
+%line 1024+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm8, [r9 + 112]
+; 4x a6 = maddwd(a6, x0)
+%line 1025+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm8, xmm0
+; a7 = mem128[qd + 128]
+%line 1026+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm7, [r9 + 128]
+; 4x a7 = maddwd(a7, x0)
+%line 1027+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm7, xmm0
+; x0 = mem32[pb + 4]
+%line 1028+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 4]
+; x0 = shuffle32(x0, 0)
+%line 1029+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm9, xmm0, 0
+; x1 = mem128[qd + 160]
+%line 1030+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1031+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a0 += x1
+%line 1032+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm1, xmm0
+; x1 = mem128[qd + 176]
+%line 1033+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1034+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a1 += x1
+%line 1035+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm0
+; x1 = mem128[qd + 192]
+%line 1036+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1037+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a2 += x1
+%line 1038+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm0
+; x1 = mem128[qd + 208]
+%line 1039+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1040+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a3 += x1
+%line 1041+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 224]
+%line 1042+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1043+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a4 += x1
+%line 1044+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm0
+; x1 = mem128[qd + 240]
+%line 1045+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 240]
+; 4x x1 = maddwd(x1, x0)
+%line 1046+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a5 += x1
+%line 1047+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm0
+; x1 = mem128[qd + 256]
+%line 1048+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 256]
+; 4x x1 = maddwd(x1, x0)
+%line 1049+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a6 += x1
+%line 1050+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 272]
+%line 1051+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 272]
+; 4x x1 = maddwd(x1, x0)
+%line 1052+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a7 += x1
+%line 1053+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm0
+; x0 = mem32[pb + 8]
+%line 1054+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 8]
+; x0 = shuffle32(x0, 0)
+%line 1055+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 1056+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 1057+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a1 += x1
+%line 1058+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm9
+; x1 = mem128[qd + 32]
+%line 1059+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 1060+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a2 += x1
+%line 1061+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm9
+; x1 = mem128[qd + 48]
+%line 1062+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 1063+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a3 += x1
+%line 1064+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm9
+; x1 = mem128[qd + 64]
+%line 1065+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 1066+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a4 += x1
+%line 1067+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm9
+; x1 = mem128[qd + 80]
+%line 1068+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 1069+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 1070+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 96]
+%line 1071+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 1072+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 1073+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 112]
+%line 1074+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 112]
+; 4x x1 = maddwd(x1, x0)
+%line 1075+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 1076+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 12]
+%line 1077+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 12]
+; x0 = shuffle32(x0, 0)
+%line 1078+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 160]
+%line 1079+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1080+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a1 += x1
+%line 1081+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm9
+; x1 = mem128[qd + 176]
+%line 1082+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1083+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a2 += x1
+%line 1084+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm9
+; x1 = mem128[qd + 192]
+%line 1085+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1086+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a3 += x1
+%line 1087+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm9
+; x1 = mem128[qd + 208]
+%line 1088+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1089+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a4 += x1
+%line 1090+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm9
+; x1 = mem128[qd + 224]
+%line 1091+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1092+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 1093+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 240]
+%line 1094+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 240]
+; 4x x1 = maddwd(x1, x0)
+%line 1095+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 1096+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 256]
+%line 1097+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 256]
+; 4x x1 = maddwd(x1, x0)
+%line 1098+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 1099+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 16]
+%line 1100+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 16]
+; x0 = shuffle32(x0, 0)
+%line 1101+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 1102+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 1103+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a2 += x1
+%line 1104+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm9
+; x1 = mem128[qd + 32]
+%line 1105+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 1106+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a3 += x1
+%line 1107+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm9
+; x1 = mem128[qd + 48]
+%line 1108+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 1109+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a4 += x1
+%line 1110+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm9
+; x1 = mem128[qd + 64]
+%line 1111+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 1112+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 1113+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 80]
+%line 1114+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 1115+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 1116+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 96]
+%line 1117+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 1118+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 1119+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 20]
+%line 1120+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 20]
+; x0 = shuffle32(x0, 0)
+%line 1121+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 160]
+%line 1122+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1123+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a2 += x1
+%line 1124+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm9
+; x1 = mem128[qd + 176]
+%line 1125+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1126+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a3 += x1
+%line 1127+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm9
+; x1 = mem128[qd + 192]
+%line 1128+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1129+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a4 += x1
+%line 1130+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm9
+; x1 = mem128[qd + 208]
+%line 1131+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1132+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 1133+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 224]
+%line 1134+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1135+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 1136+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 240]
+%line 1137+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 240]
+; 4x x1 = maddwd(x1, x0)
+%line 1138+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 1139+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 24]
+%line 1140+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 24]
+; x0 = shuffle32(x0, 0)
+%line 1141+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 1142+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 1143+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a3 += x1
+%line 1144+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm9
+; x1 = mem128[qd + 32]
+%line 1145+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 1146+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a4 += x1
+%line 1147+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm9
+; x1 = mem128[qd + 48]
+%line 1148+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 1149+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 1150+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 64]
+%line 1151+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 1152+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 1153+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 80]
+%line 1154+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 1155+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 1156+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 28]
+%line 1157+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 28]
+; x0 = shuffle32(x0, 0)
+%line 1158+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 160]
+%line 1159+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1160+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a3 += x1
+%line 1161+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm9
+; x1 = mem128[qd + 176]
+%line 1162+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1163+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a4 += x1
+%line 1164+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm9
+; x1 = mem128[qd + 192]
+%line 1165+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1166+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 1167+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 208]
+%line 1168+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1169+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 1170+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 224]
+%line 1171+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1172+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 1173+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 32]
+%line 1174+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 32]
+; x0 = shuffle32(x0, 0)
+%line 1175+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 1176+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 1177+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a4 += x1
+%line 1178+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm9
+; x1 = mem128[qd + 32]
+%line 1179+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 1180+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 1181+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 48]
+%line 1182+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 1183+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 1184+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 64]
+%line 1185+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 1186+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 1187+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 36]
+%line 1188+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 36]
+; x0 = shuffle32(x0, 0)
+%line 1189+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 160]
 %line 1190+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 32]
-; 8x x5 = x5 - x3
+	movdqu xmm9, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
 %line 1191+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
+	pmaddwd xmm9, xmm0
+; 4x a4 += x1
 %line 1192+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm3
-; mem128[qd + 64] = x5
+	paddd xmm5, xmm9
+; x1 = mem128[qd + 176]
 %line 1193+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r8 + 64], xmm0
-; x0 = mem128[qa + 16]
+	movdqu xmm9, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
 %line 1194+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 16]
-; x1 = mem128[qa + 48]
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
 %line 1195+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r11 + 48]
-; x2 = mem128[qc + 16]
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 192]
 %line 1196+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r10 + 16]
-; x3 = mem128[qc + 48]
+	movdqu xmm9, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
 %line 1197+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 48]
-; mem128[qd + 16] = x0
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
 %line 1198+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r8 + 16], xmm0
-; mem128[qd + 112] = x3
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 208]
 %line 1199+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r8 + 112], xmm2
-; 8x x4 = x1 - x2
+	movdqu xmm9, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
 %line 1200+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm3, xmm1
-; x5 = mem128[qb + 16]
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
 %line 1201+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 16]
-; 8x x5 = x5 - x0
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 40]
 %line 1202+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
+	movd xmm0, [rsi + 40]
+; x0 = shuffle32(x0, 0)
 %line 1203+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm3
-; mem128[qd + 48] = x5
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
 %line 1204+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r8 + 48], xmm1
-; x5 = mem128[qb + 48]
+	movdqu xmm9, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
 %line 1205+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 48]
-; 8x x5 = x5 - x3
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
 %line 1206+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 32]
 %line 1207+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm3
-; mem128[qd + 80] = x5
+	movdqu xmm9, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
 %line 1208+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r8 + 80], xmm0
-; pa = pa + 192
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
 %line 1209+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r11, 192
-; pb = pb + 128
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 48]
 %line 1210+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r8, 128
-; i0 = i0 - 1
+	movdqu xmm9, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
 %line 1211+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub rax, 1
-; =? i0 - 0
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
 %line 1212+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp rax, 0
-; goto loop25 if !=
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 44]
 %line 1213+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	jne .Lloop25
-; pa = w + 6144
+	movd xmm0, [rsi + 44]
+; x0 = shuffle32(x0, 0)
 %line 1214+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rsi
-	lea r8, [r11 + 6144]
-; pb = w + 169504
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 160]
 %line 1215+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r11 + 169504]
-; i0 = 162
+	movdqu xmm9, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
 %line 1216+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rsi, r11
-	mov r10, 162
-	mov r11, r9
-	mov rax, r10
-align 32
-.Lloop26:
-; qb = pa + 128
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 1217+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 176]
+%line 1218+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
 %line 1219+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r8 + 128]
-; qc = pa + 256
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
 %line 1220+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r10, [r8 + 256]
-; x0 = mem128[qa]
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 192]
+%line 1221+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
 %line 1222+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8]
-; x1 = mem128[qa + 64]
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
 %line 1223+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r8 + 64]
-; x2 = mem128[qc]
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 48]
 %line 1224+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r10]
-; x3 = mem128[qc + 64]
+	movd xmm0, [rsi + 48]
+; x0 = shuffle32(x0, 0)
 %line 1225+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 64]
-; mem128[qd] = x0
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
 %line 1226+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11], xmm0
-; mem128[qd + 192] = x3
+	movdqu xmm9, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
 %line 1227+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 192], xmm2
-; 8x x4 = x1 - x2
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
 %line 1228+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm3, xmm1
-; x5 = mem128[qb]
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 32]
 %line 1229+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9]
-; 8x x5 = x5 - x0
+	movdqu xmm9, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
 %line 1230+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
 %line 1231+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm3
-; mem128[qd + 64] = x5
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 52]
 %line 1232+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 64], xmm1
-; x5 = mem128[qb + 64]
+	movd xmm0, [rsi + 52]
+; x0 = shuffle32(x0, 0)
 %line 1233+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 64]
-; 8x x5 = x5 - x3
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 160]
 %line 1234+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
+	movdqu xmm9, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
 %line 1235+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm3
-; mem128[qd + 128] = x5
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
 %line 1236+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 128], xmm0
-; x0 = mem128[qa + 16]
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 176]
 %line 1237+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 16]
-; x1 = mem128[qa + 80]
+	movdqu xmm9, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
 %line 1238+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r8 + 80]
-; x2 = mem128[qc + 16]
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
 %line 1239+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r10 + 16]
-; x3 = mem128[qc + 80]
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 56]
 %line 1240+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 80]
-; mem128[qd + 16] = x0
+	movd xmm0, [rsi + 56]
+; x0 = shuffle32(x0, 0)
 %line 1241+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 16], xmm0
-; mem128[qd + 208] = x3
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
 %line 1242+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 208], xmm2
-; 8x x4 = x1 - x2
+	movdqu xmm9, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
 %line 1243+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm3, xmm1
-; x5 = mem128[qb + 16]
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
 %line 1244+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 16]
-; 8x x5 = x5 - x0
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 60]
 %line 1245+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
+	movd xmm0, [rsi + 60]
+; x0 = shuffle32(x0, 0)
 %line 1246+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm3
-; mem128[qd + 80] = x5
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 160]
 %line 1247+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 80], xmm1
-; x5 = mem128[qb + 80]
+	movdqu xmm9, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
 %line 1248+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 80]
-; 8x x5 = x5 - x3
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
 %line 1249+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
+	paddd xmm7, xmm9
+; mem128[qa] = a0
 %line 1250+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm3
-; mem128[qd + 144] = x5
+	movdqu [rax], xmm1
+; mem128[qa + 16] = a1
 %line 1251+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 144], xmm0
-; x0 = mem128[qa + 32]
+	movdqu [rax + 16], xmm2
+; mem128[qa + 32] = a2
 %line 1252+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 32]
-; x1 = mem128[qa + 96]
+	movdqu [rax + 32], xmm4
+; mem128[qa + 48] = a3
 %line 1253+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r8 + 96]
-; x2 = mem128[qc + 32]
+	movdqu [rax + 48], xmm6
+; mem128[qa + 64] = a4
 %line 1254+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r10 + 32]
-; x3 = mem128[qc + 96]
+	movdqu [rax + 64], xmm5
+; mem128[qa + 80] = a5
 %line 1255+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 96]
-; mem128[qd + 32] = x0
+	movdqu [rax + 80], xmm3
+; mem128[qa + 96] = a6
 %line 1256+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 32], xmm0
-; mem128[qd + 224] = x3
+	movdqu [rax + 96], xmm8
+; mem128[qa + 112] = a7
 %line 1257+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 224], xmm2
-; 8x x4 = x1 - x2
+	movdqu [rax + 112], xmm7
+; x0 = mem32[pb]
 %line 1258+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm3, xmm1
-; x5 = mem128[qb + 32]
+	movd xmm0, [rsi]
+; x0 = shuffle32(x0, 0)
 %line 1259+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 32]
-; 8x x5 = x5 - x0
+	pshufd xmm0, xmm0, 0
+; a0 = mem128[qd + 144]
 %line 1260+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
+	movdqu xmm2, [r9 + 144]
+; 4x a0 = maddwd(a0, x0)
 %line 1261+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm3
-; mem128[qd + 96] = x5
+	pmaddwd xmm2, xmm0
+; x0 = mem32[pb + 4]
 %line 1262+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 96], xmm1
-; x5 = mem128[qb + 96]
+	movd xmm0, [rsi + 4]
+; x0 = shuffle32(x0, 0)
 %line 1263+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 96]
-; 8x x5 = x5 - x3
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 288]
 %line 1264+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
+	movdqu xmm1, [r9 + 288]
+; 4x x1 = maddwd(x1, x0)
 %line 1265+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm3
-; mem128[qd + 160] = x5
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
 %line 1266+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 160], xmm0
-; x0 = mem128[qa + 48]
+	paddd xmm2, xmm1
+; x0 = mem32[pb + 8]
 %line 1267+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 48]
-; x1 = mem128[qa + 112]
+	movd xmm0, [rsi + 8]
+; x0 = shuffle32(x0, 0)
 %line 1268+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r8 + 112]
-; x2 = mem128[qc + 48]
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 128]
 %line 1269+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r10 + 48]
-; x3 = mem128[qc + 112]
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
 %line 1270+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 112]
-; mem128[qd + 48] = x0
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
 %line 1271+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 48], xmm0
-; mem128[qd + 240] = x3
+	paddd xmm2, xmm1
+; a1 = mem128[qd + 144]
 %line 1272+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 240], xmm2
-; 8x x4 = x1 - x2
-%line 1273+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm3, xmm1
-; x5 = mem128[qb + 48]
-%line 1274+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 48]
-; 8x x5 = x5 - x0
-%line 1275+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1276+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm3
-; mem128[qd + 112] = x5
-%line 1277+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 112], xmm1
-; x5 = mem128[qb + 112]
-%line 1278+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 112]
-; 8x x5 = x5 - x3
-%line 1279+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1280+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm3
-; mem128[qd + 176] = x5
-%line 1281+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 176], xmm0
-; pa = pa + 384
-%line 1282+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r8, 384
-; pb = pb + 256
-%line 1283+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r11, 256
-; i0 = i0 - 1
-%line 1284+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub rax, 1
-; =? i0 - 0
-%line 1285+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp rax, 0
-; goto loop26 if !=
-%line 1286+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	jne .Lloop26
-; pa = w + 169504
-%line 1287+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rsi
-	lea r9, [r11 + 169504]
-; pb = w + 6144
-%line 1288+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea rsi, [r11 + 6144]
-; i0 = 54
-%line 1289+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, 54
-align 32
-.Lloop27:
-; qa = pa
-%line 1291+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rbx, r8
-	mov rax, r11
-; qb = pa + 256
-%line 1292+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r9 + 256]
-; qc = pa + 512
-%line 1293+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r10, [r9 + 512]
-; qd = pb
-%line 1294+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rcx, r9
-; i1 = 2
-%line 1295+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rdx, rsi
-	mov r11, 2
-align 32
-.Lloop28:
-; x0 = mem128[qa]
-%line 1297+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9]
-; x1 = mem128[qa + 128]
-%line 1298+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r9 + 128]
-; x2 = mem128[qc]
-%line 1299+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r10]
-; x3 = mem128[qc + 128]
-%line 1300+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 128]
-; mem128[qd] = x0
-%line 1301+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi], xmm0
-; mem128[qd + 384] = x3
-%line 1302+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 384], xmm2
-; 8x x4 = x1 - x2
-%line 1303+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm3, xmm1
-; x5 = mem128[qb]
-%line 1304+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8]
-; 8x x5 = x5 - x0
-%line 1305+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1306+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm3
-; mem128[qd + 128] = x5
-%line 1307+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 128], xmm1
-; x5 = mem128[qb + 128]
-%line 1308+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 128]
-; 8x x5 = x5 - x3
-%line 1309+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1310+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm3
-; mem128[qd + 256] = x5
-%line 1311+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 256], xmm0
-; x0 = mem128[qa + 16]
-%line 1312+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 16]
-; x1 = mem128[qa + 144]
-%line 1313+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm3, [r9 + 144]
-; x2 = mem128[qc + 16]
+; 4x a1 = maddwd(a1, x0)
+%line 1273+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm3, xmm0
+; x0 = mem32[pb + 12]
+%line 1274+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 12]
+; x0 = shuffle32(x0, 0)
+%line 1275+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 272]
+%line 1276+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 272]
+; 4x x1 = maddwd(x1, x0)
+%line 1277+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 1278+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 288]
+%line 1279+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 288]
+; 4x x1 = maddwd(x1, x0)
+%line 1280+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 1281+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x0 = mem32[pb + 16]
+%line 1282+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 16]
+; x0 = shuffle32(x0, 0)
+%line 1283+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 112]
+%line 1284+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 112]
+; 4x x1 = maddwd(x1, x0)
+%line 1285+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 1286+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 128]
+%line 1287+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 1288+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 1289+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; a2 = mem128[qd + 144]
+%line 1290+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm4, [r9 + 144]
+; 4x a2 = maddwd(a2, x0)
+%line 1291+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm4, xmm0
+; x0 = mem32[pb + 20]
+%line 1292+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 20]
+; x0 = shuffle32(x0, 0)
+%line 1293+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 256]
+%line 1294+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 256]
+; 4x x1 = maddwd(x1, x0)
+%line 1295+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 1296+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 272]
+%line 1297+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 272]
+; 4x x1 = maddwd(x1, x0)
+%line 1298+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 1299+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 288]
+%line 1300+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 288]
+; 4x x1 = maddwd(x1, x0)
+%line 1301+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 1302+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm1
+; x0 = mem32[pb + 24]
+%line 1303+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 24]
+; x0 = shuffle32(x0, 0)
+%line 1304+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 96]
+%line 1305+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 1306+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 1307+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 112]
+%line 1308+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 112]
+; 4x x1 = maddwd(x1, x0)
+%line 1309+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 1310+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 128]
+%line 1311+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 1312+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 1313+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm1
+; a3 = mem128[qd + 144]
 %line 1314+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r10 + 16]
-; x3 = mem128[qc + 144]
+	movdqu xmm5, [r9 + 144]
+; 4x a3 = maddwd(a3, x0)
 %line 1315+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 144]
-; mem128[qd + 16] = x0
+	pmaddwd xmm5, xmm0
+; x0 = mem32[pb + 28]
 %line 1316+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 16], xmm0
-; mem128[qd + 400] = x3
+	movd xmm0, [rsi + 28]
+; x0 = shuffle32(x0, 0)
 %line 1317+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 400], xmm2
-; 8x x4 = x1 - x2
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 240]
 %line 1318+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm3, xmm1
-; x5 = mem128[qb + 16]
+	movdqu xmm1, [r9 + 240]
+; 4x x1 = maddwd(x1, x0)
 %line 1319+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 16]
-; 8x x5 = x5 - x0
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
 %line 1320+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 256]
 %line 1321+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm3
-; mem128[qd + 144] = x5
+	movdqu xmm1, [r9 + 256]
+; 4x x1 = maddwd(x1, x0)
 %line 1322+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 144], xmm1
-; x5 = mem128[qb + 144]
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
 %line 1323+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 144]
-; 8x x5 = x5 - x3
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 272]
 %line 1324+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
+	movdqu xmm1, [r9 + 272]
+; 4x x1 = maddwd(x1, x0)
 %line 1325+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm3
-; mem128[qd + 272] = x5
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
 %line 1326+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 272], xmm0
-; x0 = mem128[qa + 32]
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 288]
 %line 1327+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 32]
-; x1 = mem128[qa + 160]
+	movdqu xmm1, [r9 + 288]
+; 4x x1 = maddwd(x1, x0)
 %line 1328+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r9 + 160]
-; x2 = mem128[qc + 32]
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
 %line 1329+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r10 + 32]
-; x3 = mem128[qc + 160]
+	paddd xmm5, xmm1
+; x0 = mem32[pb + 32]
 %line 1330+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 160]
-; mem128[qd + 32] = x0
+	movd xmm0, [rsi + 32]
+; x0 = shuffle32(x0, 0)
 %line 1331+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 32], xmm0
-; mem128[qd + 416] = x3
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 80]
 %line 1332+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 416], xmm2
-; 8x x4 = x1 - x2
+	movdqu xmm1, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
 %line 1333+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm3, xmm1
-; x5 = mem128[qb + 32]
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
 %line 1334+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 32]
-; 8x x5 = x5 - x0
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 96]
 %line 1335+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
+	movdqu xmm1, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
 %line 1336+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm3
-; mem128[qd + 160] = x5
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
 %line 1337+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 160], xmm1
-; x5 = mem128[qb + 160]
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 112]
 %line 1338+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 160]
-; 8x x5 = x5 - x3
+	movdqu xmm1, [r9 + 112]
+; 4x x1 = maddwd(x1, x0)
 %line 1339+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
 %line 1340+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm3
-; mem128[qd + 288] = x5
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 128]
 %line 1341+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 288], xmm0
-; x0 = mem128[qa + 48]
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
 %line 1342+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 48]
-; x1 = mem128[qa + 176]
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
 %line 1343+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r9 + 176]
-; x2 = mem128[qc + 48]
+	paddd xmm5, xmm1
+; a4 = mem128[qd + 144]
 %line 1344+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r10 + 48]
-; x3 = mem128[qc + 176]
+	movdqu xmm6, [r9 + 144]
+; 4x a4 = maddwd(a4, x0)
 %line 1345+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 176]
-; mem128[qd + 48] = x0
+	pmaddwd xmm6, xmm0
+; x0 = mem32[pb + 36]
 %line 1346+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 48], xmm0
-; mem128[qd + 432] = x3
+	movd xmm0, [rsi + 36]
+; x0 = shuffle32(x0, 0)
 %line 1347+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 432], xmm2
-; 8x x4 = x1 - x2
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 224]
 %line 1348+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm3, xmm1
-; x5 = mem128[qb + 48]
+	movdqu xmm1, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
 %line 1349+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 48]
-; 8x x5 = x5 - x0
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
 %line 1350+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 240]
 %line 1351+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm3
-; mem128[qd + 176] = x5
+	movdqu xmm1, [r9 + 240]
+; 4x x1 = maddwd(x1, x0)
 %line 1352+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 176], xmm1
-; x5 = mem128[qb + 176]
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
 %line 1353+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 176]
-; 8x x5 = x5 - x3
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 256]
 %line 1354+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
+	movdqu xmm1, [r9 + 256]
+; 4x x1 = maddwd(x1, x0)
 %line 1355+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm3
-; mem128[qd + 304] = x5
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
 %line 1356+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 304], xmm0
-; qa = qa + 64
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 272]
 %line 1357+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r9, 64
-; qb = qb + 64
+	movdqu xmm1, [r9 + 272]
+; 4x x1 = maddwd(x1, x0)
 %line 1358+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r8, 64
-; qc = qc + 64
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
 %line 1359+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r10, 64
-; qd = qd + 64
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 288]
 %line 1360+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add rsi, 64
-; i1 = i1 - 1
+	movdqu xmm1, [r9 + 288]
+; 4x x1 = maddwd(x1, x0)
 %line 1361+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r11, 1
-; =? i1 - 0
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
 %line 1362+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r11, 0
-; goto loop28 if !=
+	paddd xmm6, xmm1
+; x0 = mem32[pb + 40]
 %line 1363+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	jne .Lloop28
-; pa = pa + 768
+	movd xmm0, [rsi + 40]
+; x0 = shuffle32(x0, 0)
 %line 1364+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r9, rcx
-	add r9, 768
-; pb = pb + 512
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 64]
 %line 1365+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rsi, rdx
-	add rsi, 512
-; i0 = i0 - 1
+	movdqu xmm1, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
 %line 1366+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, rbx
-	sub r8, 1
-; =? i0 - 0
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
 %line 1367+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r8, 0
-; goto loop27 if !=
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 80]
 %line 1368+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rax
-	jne .Lloop27
-; pa = w + 6144
+	movdqu xmm1, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
 %line 1369+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r11 + 6144]
-; pb = w + 169504
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
 %line 1370+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea rsi, [r11 + 169504]
-; i0 = 18
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 96]
 %line 1371+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, 18
-align 32
-.Lloop29:
-; qa = pa
+	movdqu xmm1, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 1372+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
 %line 1373+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rbx, r8
-	mov rax, r11
-; qb = pa + 512
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 112]
 %line 1374+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 112]
+; 4x x1 = maddwd(x1, x0)
+%line 1375+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 1376+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 128]
+%line 1377+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 1378+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 1379+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm1
+; a5 = mem128[qd + 144]
+%line 1380+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm7, [r9 + 144]
+; 4x a5 = maddwd(a5, x0)
+%line 1381+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm7, xmm0
+; x0 = mem32[pb + 44]
+%line 1382+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 44]
+; x0 = shuffle32(x0, 0)
+%line 1383+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 208]
+%line 1384+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1385+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 1386+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 224]
+%line 1387+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1388+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 1389+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 240]
+%line 1390+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 240]
+; 4x x1 = maddwd(x1, x0)
+%line 1391+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 1392+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 256]
+%line 1393+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 256]
+; 4x x1 = maddwd(x1, x0)
+%line 1394+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 1395+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 272]
+%line 1396+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 272]
+; 4x x1 = maddwd(x1, x0)
+%line 1397+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 1398+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm1
+; x1 = mem128[qd + 288]
+%line 1399+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 288]
+; 4x x1 = maddwd(x1, x0)
+%line 1400+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a5 += x1
+%line 1401+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm1
+; x0 = mem32[pb + 48]
+%line 1402+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 48]
+; x0 = shuffle32(x0, 0)
+%line 1403+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 48]
+%line 1404+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 1405+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 1406+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 64]
+%line 1407+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 1408+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 1409+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 80]
+%line 1410+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 1411+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 1412+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 96]
+%line 1413+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 1414+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 1415+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 112]
+%line 1416+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 112]
+; 4x x1 = maddwd(x1, x0)
+%line 1417+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 1418+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm1
+; x1 = mem128[qd + 128]
+%line 1419+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 1420+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a5 += x1
+%line 1421+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm1
+; a6 = mem128[qd + 144]
+%line 1422+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm8, [r9 + 144]
+; 4x a6 = maddwd(a6, x0)
+%line 1423+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm8, xmm0
+; x0 = mem32[pb + 52]
+%line 1424+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 52]
+; x0 = shuffle32(x0, 0)
+%line 1425+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 192]
+%line 1426+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1427+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 1428+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 208]
+%line 1429+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1430+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 1431+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 224]
+%line 1432+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1433+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 1434+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 240]
+%line 1435+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 240]
+; 4x x1 = maddwd(x1, x0)
+%line 1436+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 1437+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 256]
+%line 1438+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 256]
+; 4x x1 = maddwd(x1, x0)
+%line 1439+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 1440+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm1
+; x1 = mem128[qd + 272]
+%line 1441+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 272]
+; 4x x1 = maddwd(x1, x0)
+%line 1442+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a5 += x1
+%line 1443+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm1
+; x1 = mem128[qd + 288]
+%line 1444+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 288]
+; 4x x1 = maddwd(x1, x0)
+%line 1445+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a6 += x1
+%line 1446+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm1
+; x0 = mem32[pb + 56]
+%line 1447+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 56]
+; x0 = shuffle32(x0, 0)
+%line 1448+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 32]
+%line 1449+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 1450+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 1451+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 48]
+%line 1452+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 1453+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 1454+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 64]
+%line 1455+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 1456+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 1457+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 80]
+%line 1458+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 1459+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 1460+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 96]
+%line 1461+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 1462+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 1463+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm1
+; x1 = mem128[qd + 112]
+%line 1464+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 112]
+; 4x x1 = maddwd(x1, x0)
+%line 1465+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a5 += x1
+%line 1466+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm1
+; x1 = mem128[qd + 128]
+%line 1467+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 1468+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a6 += x1
+%line 1469+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm1
+; a7 = mem128[qd + 144]
+%line 1470+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 144]
+; 4x a7 = maddwd(a7, x0)
+%line 1471+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; x0 = mem32[pb + 60]
+%line 1472+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 60]
+; x0 = shuffle32(x0, 0)
+%line 1473+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm9, xmm0, 0
+; x1 = mem128[qd + 176]
+%line 1474+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1475+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a0 += x1
+%line 1476+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm0
+; x1 = mem128[qd + 192]
+%line 1477+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1478+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a1 += x1
+%line 1479+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm0
+; x1 = mem128[qd + 208]
+%line 1480+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1481+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a2 += x1
+%line 1482+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm0
+; x1 = mem128[qd + 224]
+%line 1483+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1484+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a3 += x1
+%line 1485+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm0
+; x1 = mem128[qd + 240]
+%line 1486+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 240]
+; 4x x1 = maddwd(x1, x0)
+%line 1487+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a4 += x1
+%line 1488+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 256]
+%line 1489+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 256]
+; 4x x1 = maddwd(x1, x0)
+%line 1490+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a5 += x1
+%line 1491+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm0
+; x1 = mem128[qd + 272]
+%line 1492+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 272]
+; 4x x1 = maddwd(x1, x0)
+%line 1493+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a6 += x1
+%line 1494+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 288]
+%line 1495+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 288]
+; 4x x1 = maddwd(x1, x0)
+%line 1496+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a7 += x1
+%line 1497+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm1, xmm0
+; mem128[qa + 128] = a0
+%line 1498+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 128], xmm2
+; mem128[qa + 144] = a1
+%line 1499+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 144], xmm3
+; mem128[qa + 160] = a2
+%line 1500+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 160], xmm4
+; mem128[qa + 176] = a3
+%line 1501+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 176], xmm5
+; mem128[qa + 192] = a4
+%line 1502+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 192], xmm6
+; mem128[qa + 208] = a5
+%line 1503+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 208], xmm7
+; mem128[qa + 224] = a6
+%line 1504+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 224], xmm8
+; mem128[qa + 240] = a7
+%line 1505+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 240], xmm1
+; x0 = mem128[pa + 184]
+%line 1506+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 184]
+; x1 = mem128[pa + 182]
+%line 1507+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 182]
+; x2 = x0
+%line 1508+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1509+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1510+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd] = x0
+%line 1511+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9], xmm0
+; mem128[qd + 16] = x2
+%line 1512+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 16], xmm2
+; x0 = mem128[pa + 188]
+%line 1513+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 188]
+; x1 = mem128[pa + 186]
+%line 1514+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 186]
+; x2 = x0
+%line 1515+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1516+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1517+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 160] = x0
+%line 1518+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 160], xmm0
+; mem128[qd + 176] = x2
+%line 1519+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 176], xmm2
+; x0 = mem128[pa + 200]
+%line 1520+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 200]
+; x1 = mem128[pa + 198]
+%line 1521+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 198]
+; x2 = x0
+%line 1522+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1523+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1524+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 32] = x0
+%line 1525+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 32], xmm0
+; mem128[qd + 48] = x2
+%line 1526+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 48], xmm2
+; x0 = mem128[pa + 204]
+%line 1527+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 204]
+; x1 = mem128[pa + 202]
+%line 1528+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 202]
+; x2 = x0
+%line 1529+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1530+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1531+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 192] = x0
+%line 1532+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 192], xmm0
+; mem128[qd + 208] = x2
+%line 1533+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 208], xmm2
+; x0 = mem128[pa + 216]
+%line 1534+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 216]
+; x1 = mem128[pa + 214]
+%line 1535+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 214]
+; x2 = x0
+%line 1536+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1537+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1538+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 64] = x0
+%line 1539+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 64], xmm0
+; mem128[qd + 80] = x2
+%line 1540+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 80], xmm2
+; x0 = mem128[pa + 220]
+%line 1541+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 220]
+; x1 = mem128[pa + 218]
+%line 1542+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 218]
+; x2 = x0
+%line 1543+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1544+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1545+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 224] = x0
+%line 1546+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 224], xmm0
+; mem128[qd + 240] = x2
+%line 1547+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 240], xmm2
+; x0 = mem128[pa + 232]
+%line 1548+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 232]
+; x1 = mem128[pa + 230]
+%line 1549+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 230]
+; x2 = x0
+%line 1550+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1551+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1552+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 96] = x0
+%line 1553+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 96], xmm0
+; mem128[qd + 112] = x2
+%line 1554+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 112], xmm2
+; x0 = mem128[pa + 236]
+%line 1555+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 236]
+; x1 = mem128[pa + 234]
+%line 1556+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 234]
+; x2 = x0
+%line 1557+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1558+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1559+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 256] = x0
+%line 1560+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 256], xmm0
+; mem128[qd + 272] = x2
+%line 1561+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 272], xmm2
+; x0 = mem128[pa + 248]
+%line 1562+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 248]
+; x1 = mem128[pa + 246]
+%line 1563+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 246]
+; x2 = x0
+%line 1564+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1565+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1566+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 128] = x0
+%line 1567+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 128], xmm0
+; mem128[qd + 144] = x2
+%line 1568+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 144], xmm2
+; x0 = mem128[pa + 252]
+%line 1569+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 252]
+; x1 = mem128[pa + 250]
+%line 1570+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 250]
+; x2 = x0
+%line 1571+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 1572+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 1573+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 288] = x0
+%line 1574+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 288], xmm0
+; mem128[qd + 304] = x2
+%line 1575+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 304], xmm2
+; x0 = mem32[pb + 64]
+%line 1576+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 64]
+; x0 = shuffle32(x0, 0)
+%line 1577+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; a0 = mem128[qd + 16]
+%line 1578+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 16]
+; 4x a0 = maddwd(a0, x0)
+%line 1579+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; a1 = mem128[qd + 32]
+%line 1580+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r9 + 32]
+; 4x a1 = maddwd(a1, x0)
+%line 1581+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm2, xmm0
+; a2 = mem128[qd + 48]
+%line 1582+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm4, [r9 + 48]
+; 4x a2 = maddwd(a2, x0)
+%line 1583+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm4, xmm0
+; a3 = mem128[qd + 64]
+%line 1584+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm6, [r9 + 64]
+; 4x a3 = maddwd(a3, x0)
+%line 1585+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm6, xmm0
+; a4 = mem128[qd + 80]
+%line 1586+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm5, [r9 + 80]
+; 4x a4 = maddwd(a4, x0)
+%line 1587+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm5, xmm0
+; a5 = mem128[qd + 96]
+%line 1588+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [r9 + 96]
+; 4x a5 = maddwd(a5, x0)
+%line 1589+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm3, xmm0
+; a6 = mem128[qd + 112]
+%line 1590+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm8, [r9 + 112]
+; 4x a6 = maddwd(a6, x0)
+%line 1591+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm8, xmm0
+; a7 = mem128[qd + 128]
+%line 1592+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm7, [r9 + 128]
+; 4x a7 = maddwd(a7, x0)
+%line 1593+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm7, xmm0
+; x0 = mem32[pb + 68]
+%line 1594+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 68]
+; x0 = shuffle32(x0, 0)
+%line 1595+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm9, xmm0, 0
+; x1 = mem128[qd + 160]
+%line 1596+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1597+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a0 += x1
+%line 1598+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm1, xmm0
+; x1 = mem128[qd + 176]
+%line 1599+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1600+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a1 += x1
+%line 1601+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm0
+; x1 = mem128[qd + 192]
+%line 1602+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1603+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a2 += x1
+%line 1604+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm0
+; x1 = mem128[qd + 208]
+%line 1605+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1606+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a3 += x1
+%line 1607+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 224]
+%line 1608+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1609+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a4 += x1
+%line 1610+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm0
+; x1 = mem128[qd + 240]
+%line 1611+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 240]
+; 4x x1 = maddwd(x1, x0)
+%line 1612+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a5 += x1
+%line 1613+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm0
+; x1 = mem128[qd + 256]
+%line 1614+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 256]
+; 4x x1 = maddwd(x1, x0)
+%line 1615+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a6 += x1
+%line 1616+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 272]
+%line 1617+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 272]
+; 4x x1 = maddwd(x1, x0)
+%line 1618+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a7 += x1
+%line 1619+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm0
+; x0 = mem32[pb + 72]
+%line 1620+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 72]
+; x0 = shuffle32(x0, 0)
+%line 1621+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 1622+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 1623+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a1 += x1
+%line 1624+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm9
+; x1 = mem128[qd + 32]
+%line 1625+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 1626+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a2 += x1
+%line 1627+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm9
+; x1 = mem128[qd + 48]
+%line 1628+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 1629+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a3 += x1
+%line 1630+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm9
+; x1 = mem128[qd + 64]
+%line 1631+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 1632+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a4 += x1
+%line 1633+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm9
+; x1 = mem128[qd + 80]
+%line 1634+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 1635+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 1636+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 96]
+%line 1637+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 1638+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 1639+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 112]
+%line 1640+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 112]
+; 4x x1 = maddwd(x1, x0)
+%line 1641+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 1642+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 76]
+%line 1643+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 76]
+; x0 = shuffle32(x0, 0)
+%line 1644+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 160]
+%line 1645+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1646+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a1 += x1
+%line 1647+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm9
+; x1 = mem128[qd + 176]
+%line 1648+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1649+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a2 += x1
+%line 1650+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm9
+; x1 = mem128[qd + 192]
+%line 1651+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1652+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a3 += x1
+%line 1653+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm9
+; x1 = mem128[qd + 208]
+%line 1654+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1655+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a4 += x1
+%line 1656+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm9
+; x1 = mem128[qd + 224]
+%line 1657+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1658+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 1659+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 240]
+%line 1660+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 240]
+; 4x x1 = maddwd(x1, x0)
+%line 1661+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 1662+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 256]
+%line 1663+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 256]
+; 4x x1 = maddwd(x1, x0)
+%line 1664+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 1665+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 80]
+%line 1666+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 80]
+; x0 = shuffle32(x0, 0)
+%line 1667+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 1668+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 1669+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a2 += x1
+%line 1670+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm9
+; x1 = mem128[qd + 32]
+%line 1671+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 1672+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a3 += x1
+%line 1673+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm9
+; x1 = mem128[qd + 48]
+%line 1674+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 1675+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a4 += x1
+%line 1676+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm9
+; x1 = mem128[qd + 64]
+%line 1677+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 1678+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 1679+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 80]
+%line 1680+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 1681+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 1682+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 96]
+%line 1683+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 1684+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 1685+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 84]
+%line 1686+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 84]
+; x0 = shuffle32(x0, 0)
+%line 1687+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 160]
+%line 1688+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1689+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a2 += x1
+%line 1690+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm9
+; x1 = mem128[qd + 176]
+%line 1691+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1692+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a3 += x1
+%line 1693+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm9
+; x1 = mem128[qd + 192]
+%line 1694+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1695+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a4 += x1
+%line 1696+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm9
+; x1 = mem128[qd + 208]
+%line 1697+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1698+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 1699+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 224]
+%line 1700+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1701+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 1702+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 240]
+%line 1703+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 240]
+; 4x x1 = maddwd(x1, x0)
+%line 1704+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 1705+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 88]
+%line 1706+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 88]
+; x0 = shuffle32(x0, 0)
+%line 1707+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 1708+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 1709+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a3 += x1
+%line 1710+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm9
+; x1 = mem128[qd + 32]
+%line 1711+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 1712+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a4 += x1
+%line 1713+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm9
+; x1 = mem128[qd + 48]
+%line 1714+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 1715+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 1716+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 64]
+%line 1717+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 1718+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 1719+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 80]
+%line 1720+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 1721+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 1722+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 92]
+%line 1723+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 92]
+; x0 = shuffle32(x0, 0)
+%line 1724+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 160]
+%line 1725+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1726+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a3 += x1
+%line 1727+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm9
+; x1 = mem128[qd + 176]
+%line 1728+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1729+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a4 += x1
+%line 1730+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm9
+; x1 = mem128[qd + 192]
+%line 1731+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1732+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 1733+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 208]
+%line 1734+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1735+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 1736+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 224]
+%line 1737+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1738+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 1739+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 96]
+%line 1740+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 96]
+; x0 = shuffle32(x0, 0)
+%line 1741+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 1742+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 1743+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a4 += x1
+%line 1744+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm9
+; x1 = mem128[qd + 32]
+%line 1745+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 1746+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 1747+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 48]
+%line 1748+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 1749+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 1750+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 64]
+%line 1751+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 1752+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 1753+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 100]
+%line 1754+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 100]
+; x0 = shuffle32(x0, 0)
+%line 1755+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 160]
+%line 1756+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1757+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a4 += x1
+%line 1758+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm9
+; x1 = mem128[qd + 176]
+%line 1759+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1760+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 1761+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 192]
+%line 1762+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1763+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 1764+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 208]
+%line 1765+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1766+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 1767+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 104]
+%line 1768+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 104]
+; x0 = shuffle32(x0, 0)
+%line 1769+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 1770+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 1771+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 1772+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 32]
+%line 1773+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 1774+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 1775+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 48]
+%line 1776+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 1777+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 1778+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 108]
+%line 1779+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 108]
+; x0 = shuffle32(x0, 0)
+%line 1780+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 160]
+%line 1781+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1782+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 1783+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 176]
+%line 1784+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1785+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 1786+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 192]
+%line 1787+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1788+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 1789+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 112]
+%line 1790+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 112]
+; x0 = shuffle32(x0, 0)
+%line 1791+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 1792+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 1793+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 1794+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 32]
+%line 1795+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 1796+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 1797+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 116]
+%line 1798+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 116]
+; x0 = shuffle32(x0, 0)
+%line 1799+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 160]
+%line 1800+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1801+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 1802+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 176]
+%line 1803+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 1804+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 1805+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 120]
+%line 1806+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 120]
+; x0 = shuffle32(x0, 0)
+%line 1807+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 1808+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 1809+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 1810+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 124]
+%line 1811+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 124]
+; x0 = shuffle32(x0, 0)
+%line 1812+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 160]
+%line 1813+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 1814+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 1815+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; mem128[qa + 256] = a0
+%line 1816+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 256], xmm1
+; mem128[qa + 272] = a1
+%line 1817+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 272], xmm2
+; mem128[qa + 288] = a2
+%line 1818+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 288], xmm4
+; mem128[qa + 304] = a3
+%line 1819+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 304], xmm6
+; mem128[qa + 320] = a4
+%line 1820+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 320], xmm5
+; mem128[qa + 336] = a5
+%line 1821+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 336], xmm3
+; mem128[qa + 352] = a6
+%line 1822+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 352], xmm8
+; mem128[qa + 368] = a7
+%line 1823+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 368], xmm7
+; x0 = mem32[pb + 64]
+%line 1824+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 64]
+; x0 = shuffle32(x0, 0)
+%line 1825+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; a0 = mem128[qd + 144]
+%line 1826+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r9 + 144]
+; 4x a0 = maddwd(a0, x0)
+%line 1827+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm2, xmm0
+; x0 = mem32[pb + 68]
+%line 1828+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 68]
+; x0 = shuffle32(x0, 0)
+%line 1829+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 288]
+%line 1830+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 288]
+; 4x x1 = maddwd(x1, x0)
+%line 1831+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 1832+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x0 = mem32[pb + 72]
+%line 1833+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 72]
+; x0 = shuffle32(x0, 0)
+%line 1834+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 128]
+%line 1835+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 1836+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 1837+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; a1 = mem128[qd + 144]
+%line 1838+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [r9 + 144]
+; 4x a1 = maddwd(a1, x0)
+%line 1839+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm3, xmm0
+; x0 = mem32[pb + 76]
+%line 1840+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 76]
+; x0 = shuffle32(x0, 0)
+%line 1841+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 272]
+%line 1842+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 272]
+; 4x x1 = maddwd(x1, x0)
+%line 1843+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 1844+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 288]
+%line 1845+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 288]
+; 4x x1 = maddwd(x1, x0)
+%line 1846+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 1847+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x0 = mem32[pb + 80]
+%line 1848+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 80]
+; x0 = shuffle32(x0, 0)
+%line 1849+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 112]
+%line 1850+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 112]
+; 4x x1 = maddwd(x1, x0)
+%line 1851+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 1852+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 128]
+%line 1853+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 1854+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 1855+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; a2 = mem128[qd + 144]
+%line 1856+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm4, [r9 + 144]
+; 4x a2 = maddwd(a2, x0)
+%line 1857+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm4, xmm0
+; x0 = mem32[pb + 84]
+%line 1858+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 84]
+; x0 = shuffle32(x0, 0)
+%line 1859+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 256]
+%line 1860+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 256]
+; 4x x1 = maddwd(x1, x0)
+%line 1861+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 1862+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 272]
+%line 1863+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 272]
+; 4x x1 = maddwd(x1, x0)
+%line 1864+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 1865+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 288]
+%line 1866+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 288]
+; 4x x1 = maddwd(x1, x0)
+%line 1867+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 1868+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm1
+; x0 = mem32[pb + 88]
+%line 1869+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 88]
+; x0 = shuffle32(x0, 0)
+%line 1870+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 96]
+%line 1871+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 1872+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 1873+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 112]
+%line 1874+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 112]
+; 4x x1 = maddwd(x1, x0)
+%line 1875+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 1876+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 128]
+%line 1877+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 1878+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 1879+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm1
+; a3 = mem128[qd + 144]
+%line 1880+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm5, [r9 + 144]
+; 4x a3 = maddwd(a3, x0)
+%line 1881+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm5, xmm0
+; x0 = mem32[pb + 92]
+%line 1882+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 92]
+; x0 = shuffle32(x0, 0)
+%line 1883+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 240]
+%line 1884+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 240]
+; 4x x1 = maddwd(x1, x0)
+%line 1885+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 1886+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 256]
+%line 1887+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 256]
+; 4x x1 = maddwd(x1, x0)
+%line 1888+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 1889+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 272]
+%line 1890+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 272]
+; 4x x1 = maddwd(x1, x0)
+%line 1891+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 1892+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 288]
+%line 1893+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 288]
+; 4x x1 = maddwd(x1, x0)
+%line 1894+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 1895+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm1
+; x0 = mem32[pb + 96]
+%line 1896+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 96]
+; x0 = shuffle32(x0, 0)
+%line 1897+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 80]
+%line 1898+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 1899+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 1900+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 96]
+%line 1901+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 1902+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 1903+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 112]
+%line 1904+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 112]
+; 4x x1 = maddwd(x1, x0)
+%line 1905+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 1906+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 128]
+%line 1907+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 1908+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 1909+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm1
+; a4 = mem128[qd + 144]
+%line 1910+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm6, [r9 + 144]
+; 4x a4 = maddwd(a4, x0)
+%line 1911+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm6, xmm0
+; x0 = mem32[pb + 100]
+%line 1912+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 100]
+; x0 = shuffle32(x0, 0)
+%line 1913+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 224]
+%line 1914+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1915+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 1916+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 240]
+%line 1917+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 240]
+; 4x x1 = maddwd(x1, x0)
+%line 1918+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 1919+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 256]
+%line 1920+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 256]
+; 4x x1 = maddwd(x1, x0)
+%line 1921+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 1922+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 272]
+%line 1923+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 272]
+; 4x x1 = maddwd(x1, x0)
+%line 1924+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 1925+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 288]
+%line 1926+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 288]
+; 4x x1 = maddwd(x1, x0)
+%line 1927+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 1928+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm1
+; x0 = mem32[pb + 104]
+%line 1929+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 104]
+; x0 = shuffle32(x0, 0)
+%line 1930+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 64]
+%line 1931+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 1932+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 1933+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 80]
+%line 1934+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 1935+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 1936+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 96]
+%line 1937+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 1938+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 1939+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 112]
+%line 1940+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 112]
+; 4x x1 = maddwd(x1, x0)
+%line 1941+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 1942+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 128]
+%line 1943+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 1944+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 1945+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm1
+; a5 = mem128[qd + 144]
+%line 1946+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm7, [r9 + 144]
+; 4x a5 = maddwd(a5, x0)
+%line 1947+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm7, xmm0
+; x0 = mem32[pb + 108]
+%line 1948+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 108]
+; x0 = shuffle32(x0, 0)
+%line 1949+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 208]
+%line 1950+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1951+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 1952+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 224]
+%line 1953+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1954+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 1955+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 240]
+%line 1956+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 240]
+; 4x x1 = maddwd(x1, x0)
+%line 1957+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 1958+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 256]
+%line 1959+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 256]
+; 4x x1 = maddwd(x1, x0)
+%line 1960+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 1961+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 272]
+%line 1962+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 272]
+; 4x x1 = maddwd(x1, x0)
+%line 1963+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 1964+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm1
+; x1 = mem128[qd + 288]
+%line 1965+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 288]
+; 4x x1 = maddwd(x1, x0)
+%line 1966+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a5 += x1
+%line 1967+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm1
+; x0 = mem32[pb + 112]
+%line 1968+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 112]
+; x0 = shuffle32(x0, 0)
+%line 1969+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 48]
+%line 1970+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 1971+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 1972+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 64]
+%line 1973+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 1974+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 1975+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 80]
+%line 1976+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 1977+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 1978+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 96]
+%line 1979+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 1980+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 1981+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 112]
+%line 1982+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 112]
+; 4x x1 = maddwd(x1, x0)
+%line 1983+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 1984+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm1
+; x1 = mem128[qd + 128]
+%line 1985+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 1986+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a5 += x1
+%line 1987+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm1
+; a6 = mem128[qd + 144]
+%line 1988+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm8, [r9 + 144]
+; 4x a6 = maddwd(a6, x0)
+%line 1989+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm8, xmm0
+; x0 = mem32[pb + 116]
+%line 1990+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 116]
+; x0 = shuffle32(x0, 0)
+%line 1991+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 192]
+%line 1992+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 1993+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 1994+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 208]
+%line 1995+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 1996+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 1997+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 224]
+%line 1998+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 1999+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 2000+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 240]
+%line 2001+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 240]
+; 4x x1 = maddwd(x1, x0)
+%line 2002+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 2003+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 256]
+%line 2004+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 256]
+; 4x x1 = maddwd(x1, x0)
+%line 2005+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 2006+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm1
+; x1 = mem128[qd + 272]
+%line 2007+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 272]
+; 4x x1 = maddwd(x1, x0)
+%line 2008+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a5 += x1
+%line 2009+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm1
+; x1 = mem128[qd + 288]
+%line 2010+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 288]
+; 4x x1 = maddwd(x1, x0)
+%line 2011+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a6 += x1
+%line 2012+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm1
+; x0 = mem32[pb + 120]
+%line 2013+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 120]
+; x0 = shuffle32(x0, 0)
+%line 2014+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 32]
+%line 2015+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 2016+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 2017+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 48]
+%line 2018+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 2019+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 2020+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 64]
+%line 2021+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 2022+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 2023+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 80]
+%line 2024+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 2025+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 2026+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 96]
+%line 2027+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 2028+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 2029+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm1
+; x1 = mem128[qd + 112]
+%line 2030+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 112]
+; 4x x1 = maddwd(x1, x0)
+%line 2031+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a5 += x1
+%line 2032+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm1
+; x1 = mem128[qd + 128]
+%line 2033+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 2034+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a6 += x1
+%line 2035+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm1
+; a7 = mem128[qd + 144]
+%line 2036+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 144]
+; 4x a7 = maddwd(a7, x0)
+%line 2037+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; x0 = mem32[pb + 124]
+%line 2038+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 124]
+; x0 = shuffle32(x0, 0)
+%line 2039+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm9, xmm0, 0
+; x1 = mem128[qd + 176]
+%line 2040+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 2041+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a0 += x1
+%line 2042+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm0
+; x1 = mem128[qd + 192]
+%line 2043+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 2044+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a1 += x1
+%line 2045+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm0
+; x1 = mem128[qd + 208]
+%line 2046+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 2047+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a2 += x1
+%line 2048+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm0
+; x1 = mem128[qd + 224]
+%line 2049+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 2050+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a3 += x1
+%line 2051+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm0
+; x1 = mem128[qd + 240]
+%line 2052+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 240]
+; 4x x1 = maddwd(x1, x0)
+%line 2053+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a4 += x1
+%line 2054+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 256]
+%line 2055+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 256]
+; 4x x1 = maddwd(x1, x0)
+%line 2056+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a5 += x1
+%line 2057+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm0
+; x1 = mem128[qd + 272]
+%line 2058+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 272]
+; 4x x1 = maddwd(x1, x0)
+%line 2059+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a6 += x1
+%line 2060+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 288]
+%line 2061+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 288]
+; 4x x1 = maddwd(x1, x0)
+%line 2062+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a7 += x1
+%line 2063+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm1, xmm0
+; mem128[qa + 384] = a0
+%line 2064+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 384], xmm2
+; mem128[qa + 400] = a1
+%line 2065+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 400], xmm3
+; mem128[qa + 416] = a2
+%line 2066+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 416], xmm4
+; mem128[qa + 432] = a3
+%line 2067+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 432], xmm5
+; mem128[qa + 448] = a4
+%line 2068+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 448], xmm6
+; mem128[qa + 464] = a5
+%line 2069+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 464], xmm7
+; mem128[qa + 480] = a6
+%line 2070+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 480], xmm8
+; mem128[qa + 496] = a7
+%line 2071+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 496], xmm1
+; x0 = mem128[pa + 312]
+%line 2072+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 312]
+; x1 = mem128[pa + 310]
+%line 2073+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 310]
+; x2 = x0
+%line 2074+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 2075+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 2076+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd] = x0
+%line 2077+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9], xmm0
+; mem128[qd + 16] = x2
+%line 2078+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 16], xmm2
+; x0 = mem128[pa + 316]
+%line 2079+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 316]
+; x1 = mem128[pa + 314]
+%line 2080+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 314]
+; x2 = x0
+%line 2081+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 2082+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 2083+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 160] = x0
+%line 2084+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 160], xmm0
+; mem128[qd + 176] = x2
+%line 2085+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 176], xmm2
+; x0 = mem128[pa + 328]
+%line 2086+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 328]
+; x1 = mem128[pa + 326]
+%line 2087+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 326]
+; x2 = x0
+%line 2088+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 2089+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 2090+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 32] = x0
+%line 2091+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 32], xmm0
+; mem128[qd + 48] = x2
+%line 2092+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 48], xmm2
+; x0 = mem128[pa + 332]
+%line 2093+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 332]
+; x1 = mem128[pa + 330]
+%line 2094+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 330]
+; x2 = x0
+%line 2095+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 2096+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 2097+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 192] = x0
+%line 2098+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 192], xmm0
+; mem128[qd + 208] = x2
+%line 2099+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 208], xmm2
+; x0 = mem128[pa + 344]
+%line 2100+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 344]
+; x1 = mem128[pa + 342]
+%line 2101+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 342]
+; x2 = x0
+%line 2102+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 2103+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 2104+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 64] = x0
+%line 2105+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 64], xmm0
+; mem128[qd + 80] = x2
+%line 2106+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 80], xmm2
+; x0 = mem128[pa + 348]
+%line 2107+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 348]
+; x1 = mem128[pa + 346]
+%line 2108+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 346]
+; x2 = x0
+%line 2109+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 2110+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 2111+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 224] = x0
+%line 2112+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 224], xmm0
+; mem128[qd + 240] = x2
+%line 2113+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 240], xmm2
+; x0 = mem128[pa + 360]
+%line 2114+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 360]
+; x1 = mem128[pa + 358]
+%line 2115+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 358]
+; x2 = x0
+%line 2116+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 2117+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 2118+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 96] = x0
+%line 2119+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 96], xmm0
+; mem128[qd + 112] = x2
+%line 2120+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 112], xmm2
+; x0 = mem128[pa + 364]
+%line 2121+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 364]
+; x1 = mem128[pa + 362]
+%line 2122+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 362]
+; x2 = x0
+%line 2123+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 2124+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 2125+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 256] = x0
+%line 2126+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 256], xmm0
+; mem128[qd + 272] = x2
+%line 2127+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 272], xmm2
+; x0 = mem128[pa + 376]
+%line 2128+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 376]
+; x1 = mem128[pa + 374]
+%line 2129+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 374]
+; x2 = x0
+%line 2130+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 2131+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 2132+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 128] = x0
+%line 2133+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 128], xmm0
+; mem128[qd + 144] = x2
+%line 2134+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 144], xmm2
+; x0 = mem128[pa + 380]
+%line 2135+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 380]
+; x1 = mem128[pa + 378]
+%line 2136+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r11 + 378]
+; x2 = x0
+%line 2137+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm2, xmm0
+; x0 = unpacklo16(x0, x1)
+%line 2138+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpcklwd xmm0, xmm1
+; x2 = unpackhi16(x2, x1)
+%line 2139+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	punpckhwd xmm2, xmm1
+; mem128[qd + 288] = x0
+%line 2140+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 288], xmm0
+; mem128[qd + 304] = x2
+%line 2141+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r9 + 304], xmm2
+; x0 = mem32[pb + 128]
+%line 2142+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 128]
+; x0 = shuffle32(x0, 0)
+%line 2143+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; a0 = mem128[qd + 16]
+%line 2144+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 16]
+; 4x a0 = maddwd(a0, x0)
+%line 2145+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; a1 = mem128[qd + 32]
+%line 2146+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r9 + 32]
+; 4x a1 = maddwd(a1, x0)
+%line 2147+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm2, xmm0
+; a2 = mem128[qd + 48]
+%line 2148+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm4, [r9 + 48]
+; 4x a2 = maddwd(a2, x0)
+%line 2149+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm4, xmm0
+; a3 = mem128[qd + 64]
+%line 2150+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm6, [r9 + 64]
+; 4x a3 = maddwd(a3, x0)
+%line 2151+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm6, xmm0
+; a4 = mem128[qd + 80]
+%line 2152+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm5, [r9 + 80]
+; 4x a4 = maddwd(a4, x0)
+%line 2153+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm5, xmm0
+; a5 = mem128[qd + 96]
+%line 2154+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [r9 + 96]
+; 4x a5 = maddwd(a5, x0)
+%line 2155+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm3, xmm0
+; a6 = mem128[qd + 112]
+%line 2156+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm8, [r9 + 112]
+; 4x a6 = maddwd(a6, x0)
+%line 2157+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm8, xmm0
+; a7 = mem128[qd + 128]
+%line 2158+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm7, [r9 + 128]
+; 4x a7 = maddwd(a7, x0)
+%line 2159+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm7, xmm0
+; x0 = mem32[pb + 132]
+%line 2160+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 132]
+; x0 = shuffle32(x0, 0)
+%line 2161+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm9, xmm0, 0
+; x1 = mem128[qd + 160]
+%line 2162+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 2163+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a0 += x1
+%line 2164+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm1, xmm0
+; x1 = mem128[qd + 176]
+%line 2165+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 2166+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a1 += x1
+%line 2167+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm0
+; x1 = mem128[qd + 192]
+%line 2168+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 2169+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a2 += x1
+%line 2170+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm0
+; x1 = mem128[qd + 208]
+%line 2171+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 2172+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a3 += x1
+%line 2173+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 224]
+%line 2174+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 2175+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a4 += x1
+%line 2176+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm0
+; x1 = mem128[qd + 240]
+%line 2177+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 240]
+; 4x x1 = maddwd(x1, x0)
+%line 2178+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a5 += x1
+%line 2179+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm0
+; x1 = mem128[qd + 256]
+%line 2180+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 256]
+; 4x x1 = maddwd(x1, x0)
+%line 2181+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a6 += x1
+%line 2182+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 272]
+%line 2183+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 272]
+; 4x x1 = maddwd(x1, x0)
+%line 2184+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a7 += x1
+%line 2185+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm0
+; x0 = mem32[pb + 136]
+%line 2186+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 136]
+; x0 = shuffle32(x0, 0)
+%line 2187+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 2188+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 2189+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a1 += x1
+%line 2190+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm9
+; x1 = mem128[qd + 32]
+%line 2191+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 2192+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a2 += x1
+%line 2193+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm9
+; x1 = mem128[qd + 48]
+%line 2194+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 2195+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a3 += x1
+%line 2196+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm9
+; x1 = mem128[qd + 64]
+%line 2197+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 2198+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a4 += x1
+%line 2199+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm9
+; x1 = mem128[qd + 80]
+%line 2200+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 2201+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 2202+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 96]
+%line 2203+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 2204+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 2205+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 112]
+%line 2206+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 112]
+; 4x x1 = maddwd(x1, x0)
+%line 2207+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 2208+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 140]
+%line 2209+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 140]
+; x0 = shuffle32(x0, 0)
+%line 2210+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 160]
+%line 2211+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 2212+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a1 += x1
+%line 2213+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm9
+; x1 = mem128[qd + 176]
+%line 2214+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 2215+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a2 += x1
+%line 2216+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm9
+; x1 = mem128[qd + 192]
+%line 2217+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 2218+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a3 += x1
+%line 2219+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm9
+; x1 = mem128[qd + 208]
+%line 2220+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 2221+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a4 += x1
+%line 2222+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm9
+; x1 = mem128[qd + 224]
+%line 2223+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 2224+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 2225+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 240]
+%line 2226+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 240]
+; 4x x1 = maddwd(x1, x0)
+%line 2227+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 2228+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 256]
+%line 2229+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 256]
+; 4x x1 = maddwd(x1, x0)
+%line 2230+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 2231+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 144]
+%line 2232+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 144]
+; x0 = shuffle32(x0, 0)
+%line 2233+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 2234+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 2235+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a2 += x1
+%line 2236+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm9
+; x1 = mem128[qd + 32]
+%line 2237+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 2238+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a3 += x1
+%line 2239+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm9
+; x1 = mem128[qd + 48]
+%line 2240+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 2241+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a4 += x1
+%line 2242+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm9
+; x1 = mem128[qd + 64]
+%line 2243+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 2244+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 2245+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 80]
+%line 2246+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 2247+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 2248+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 96]
+%line 2249+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 2250+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 2251+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 148]
+%line 2252+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 148]
+; x0 = shuffle32(x0, 0)
+%line 2253+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 160]
+%line 2254+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 2255+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a2 += x1
+%line 2256+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm9
+; x1 = mem128[qd + 176]
+%line 2257+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 2258+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a3 += x1
+%line 2259+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm9
+; x1 = mem128[qd + 192]
+%line 2260+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 2261+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a4 += x1
+%line 2262+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm9
+; x1 = mem128[qd + 208]
+%line 2263+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 2264+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 2265+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 224]
+%line 2266+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 2267+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 2268+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 240]
+%line 2269+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 240]
+; 4x x1 = maddwd(x1, x0)
+%line 2270+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 2271+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 152]
+%line 2272+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 152]
+; x0 = shuffle32(x0, 0)
+%line 2273+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 2274+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 2275+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a3 += x1
+%line 2276+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm9
+; x1 = mem128[qd + 32]
+%line 2277+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 2278+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a4 += x1
+%line 2279+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm9
+; x1 = mem128[qd + 48]
+%line 2280+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 2281+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 2282+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 64]
+%line 2283+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 2284+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 2285+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 80]
+%line 2286+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 2287+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 2288+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 156]
+%line 2289+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 156]
+; x0 = shuffle32(x0, 0)
+%line 2290+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 160]
+%line 2291+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 2292+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a3 += x1
+%line 2293+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm9
+; x1 = mem128[qd + 176]
+%line 2294+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 2295+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a4 += x1
+%line 2296+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm9
+; x1 = mem128[qd + 192]
+%line 2297+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 2298+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 2299+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 208]
+%line 2300+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 2301+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 2302+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 224]
+%line 2303+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 2304+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 2305+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 160]
+%line 2306+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 160]
+; x0 = shuffle32(x0, 0)
+%line 2307+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 2308+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 2309+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a4 += x1
+%line 2310+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm9
+; x1 = mem128[qd + 32]
+%line 2311+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 2312+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 2313+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 48]
+%line 2314+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 2315+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 2316+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 64]
+%line 2317+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 2318+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 2319+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 164]
+%line 2320+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 164]
+; x0 = shuffle32(x0, 0)
+%line 2321+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 160]
+%line 2322+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 2323+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a4 += x1
+%line 2324+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm9
+; x1 = mem128[qd + 176]
+%line 2325+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 2326+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 2327+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 192]
+%line 2328+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 2329+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 2330+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 208]
+%line 2331+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 2332+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 2333+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 168]
+%line 2334+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 168]
+; x0 = shuffle32(x0, 0)
+%line 2335+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 2336+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 2337+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 2338+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 32]
+%line 2339+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 2340+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 2341+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 48]
+%line 2342+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 2343+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 2344+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 172]
+%line 2345+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 172]
+; x0 = shuffle32(x0, 0)
+%line 2346+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 160]
+%line 2347+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 2348+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a5 += x1
+%line 2349+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm9
+; x1 = mem128[qd + 176]
+%line 2350+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 2351+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 2352+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 192]
+%line 2353+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 2354+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 2355+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 176]
+%line 2356+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 176]
+; x0 = shuffle32(x0, 0)
+%line 2357+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 2358+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 2359+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 2360+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 32]
+%line 2361+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 2362+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 2363+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 180]
+%line 2364+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 180]
+; x0 = shuffle32(x0, 0)
+%line 2365+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 160]
+%line 2366+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 2367+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a6 += x1
+%line 2368+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm9
+; x1 = mem128[qd + 176]
+%line 2369+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 2370+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 2371+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 184]
+%line 2372+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 184]
+; x0 = shuffle32(x0, 0)
+%line 2373+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 16]
+%line 2374+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 16]
+; 4x x1 = maddwd(x1, x0)
+%line 2375+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 2376+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; x0 = mem32[pb + 188]
+%line 2377+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 188]
+; x0 = shuffle32(x0, 0)
+%line 2378+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 160]
+%line 2379+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm9, [r9 + 160]
+; 4x x1 = maddwd(x1, x0)
+%line 2380+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm9, xmm0
+; 4x a7 += x1
+%line 2381+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm9
+; mem128[qa + 512] = a0
+%line 2382+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 512], xmm1
+; mem128[qa + 528] = a1
+%line 2383+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 528], xmm2
+; mem128[qa + 544] = a2
+%line 2384+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 544], xmm4
+; mem128[qa + 560] = a3
+%line 2385+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 560], xmm6
+; mem128[qa + 576] = a4
+%line 2386+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 576], xmm5
+; mem128[qa + 592] = a5
+%line 2387+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 592], xmm3
+; mem128[qa + 608] = a6
+%line 2388+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 608], xmm8
+; mem128[qa + 624] = a7
+%line 2389+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 624], xmm7
+; x0 = mem32[pb + 128]
+%line 2390+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 128]
+; x0 = shuffle32(x0, 0)
+%line 2391+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; a0 = mem128[qd + 144]
+%line 2392+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r9 + 144]
+; 4x a0 = maddwd(a0, x0)
+%line 2393+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm2, xmm0
+; x0 = mem32[pb + 132]
+%line 2394+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 132]
+; x0 = shuffle32(x0, 0)
+%line 2395+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 288]
+%line 2396+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 288]
+; 4x x1 = maddwd(x1, x0)
+%line 2397+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 2398+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x0 = mem32[pb + 136]
+%line 2399+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 136]
+; x0 = shuffle32(x0, 0)
+%line 2400+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 128]
+%line 2401+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 2402+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 2403+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; a1 = mem128[qd + 144]
+%line 2404+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [r9 + 144]
+; 4x a1 = maddwd(a1, x0)
+%line 2405+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm3, xmm0
+; x0 = mem32[pb + 140]
+%line 2406+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 140]
+; x0 = shuffle32(x0, 0)
+%line 2407+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 272]
+%line 2408+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 272]
+; 4x x1 = maddwd(x1, x0)
+%line 2409+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 2410+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 288]
+%line 2411+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 288]
+; 4x x1 = maddwd(x1, x0)
+%line 2412+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 2413+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x0 = mem32[pb + 144]
+%line 2414+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 144]
+; x0 = shuffle32(x0, 0)
+%line 2415+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 112]
+%line 2416+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 112]
+; 4x x1 = maddwd(x1, x0)
+%line 2417+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 2418+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 128]
+%line 2419+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 2420+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 2421+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; a2 = mem128[qd + 144]
+%line 2422+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm4, [r9 + 144]
+; 4x a2 = maddwd(a2, x0)
+%line 2423+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm4, xmm0
+; x0 = mem32[pb + 148]
+%line 2424+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 148]
+; x0 = shuffle32(x0, 0)
+%line 2425+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 256]
+%line 2426+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 256]
+; 4x x1 = maddwd(x1, x0)
+%line 2427+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 2428+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 272]
+%line 2429+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 272]
+; 4x x1 = maddwd(x1, x0)
+%line 2430+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 2431+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 288]
+%line 2432+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 288]
+; 4x x1 = maddwd(x1, x0)
+%line 2433+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 2434+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm1
+; x0 = mem32[pb + 152]
+%line 2435+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 152]
+; x0 = shuffle32(x0, 0)
+%line 2436+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 96]
+%line 2437+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 2438+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 2439+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 112]
+%line 2440+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 112]
+; 4x x1 = maddwd(x1, x0)
+%line 2441+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 2442+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 128]
+%line 2443+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 2444+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 2445+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm1
+; a3 = mem128[qd + 144]
+%line 2446+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm5, [r9 + 144]
+; 4x a3 = maddwd(a3, x0)
+%line 2447+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm5, xmm0
+; x0 = mem32[pb + 156]
+%line 2448+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 156]
+; x0 = shuffle32(x0, 0)
+%line 2449+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 240]
+%line 2450+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 240]
+; 4x x1 = maddwd(x1, x0)
+%line 2451+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 2452+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 256]
+%line 2453+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 256]
+; 4x x1 = maddwd(x1, x0)
+%line 2454+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 2455+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 272]
+%line 2456+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 272]
+; 4x x1 = maddwd(x1, x0)
+%line 2457+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 2458+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 288]
+%line 2459+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 288]
+; 4x x1 = maddwd(x1, x0)
+%line 2460+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 2461+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm1
+; x0 = mem32[pb + 160]
+%line 2462+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 160]
+; x0 = shuffle32(x0, 0)
+%line 2463+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 80]
+%line 2464+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 2465+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 2466+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 96]
+%line 2467+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 2468+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 2469+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 112]
+%line 2470+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 112]
+; 4x x1 = maddwd(x1, x0)
+%line 2471+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 2472+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 128]
+%line 2473+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 2474+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 2475+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm1
+; a4 = mem128[qd + 144]
+%line 2476+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm6, [r9 + 144]
+; 4x a4 = maddwd(a4, x0)
+%line 2477+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm6, xmm0
+; x0 = mem32[pb + 164]
+%line 2478+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 164]
+; x0 = shuffle32(x0, 0)
+%line 2479+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 224]
+%line 2480+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 2481+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 2482+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 240]
+%line 2483+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 240]
+; 4x x1 = maddwd(x1, x0)
+%line 2484+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 2485+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 256]
+%line 2486+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 256]
+; 4x x1 = maddwd(x1, x0)
+%line 2487+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 2488+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 272]
+%line 2489+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 272]
+; 4x x1 = maddwd(x1, x0)
+%line 2490+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 2491+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 288]
+%line 2492+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 288]
+; 4x x1 = maddwd(x1, x0)
+%line 2493+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 2494+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm1
+; x0 = mem32[pb + 168]
+%line 2495+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 168]
+; x0 = shuffle32(x0, 0)
+%line 2496+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 64]
+%line 2497+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 2498+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 2499+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 80]
+%line 2500+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 2501+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 2502+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 96]
+%line 2503+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 2504+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 2505+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 112]
+%line 2506+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 112]
+; 4x x1 = maddwd(x1, x0)
+%line 2507+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 2508+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 128]
+%line 2509+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 2510+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 2511+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm1
+; a5 = mem128[qd + 144]
+%line 2512+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm7, [r9 + 144]
+; 4x a5 = maddwd(a5, x0)
+%line 2513+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm7, xmm0
+; x0 = mem32[pb + 172]
+%line 2514+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 172]
+; x0 = shuffle32(x0, 0)
+%line 2515+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 208]
+%line 2516+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 2517+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 2518+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 224]
+%line 2519+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 2520+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 2521+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 240]
+%line 2522+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 240]
+; 4x x1 = maddwd(x1, x0)
+%line 2523+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 2524+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 256]
+%line 2525+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 256]
+; 4x x1 = maddwd(x1, x0)
+%line 2526+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 2527+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 272]
+%line 2528+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 272]
+; 4x x1 = maddwd(x1, x0)
+%line 2529+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 2530+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm1
+; x1 = mem128[qd + 288]
+%line 2531+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 288]
+; 4x x1 = maddwd(x1, x0)
+%line 2532+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a5 += x1
+%line 2533+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm1
+; x0 = mem32[pb + 176]
+%line 2534+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 176]
+; x0 = shuffle32(x0, 0)
+%line 2535+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 48]
+%line 2536+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 2537+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 2538+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 64]
+%line 2539+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 2540+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 2541+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 80]
+%line 2542+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 2543+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 2544+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 96]
+%line 2545+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 2546+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 2547+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 112]
+%line 2548+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 112]
+; 4x x1 = maddwd(x1, x0)
+%line 2549+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 2550+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm1
+; x1 = mem128[qd + 128]
+%line 2551+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 2552+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a5 += x1
+%line 2553+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm1
+; a6 = mem128[qd + 144]
+%line 2554+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm8, [r9 + 144]
+; 4x a6 = maddwd(a6, x0)
+%line 2555+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm8, xmm0
+; x0 = mem32[pb + 180]
+%line 2556+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 180]
+; x0 = shuffle32(x0, 0)
+%line 2557+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 192]
+%line 2558+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 2559+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 2560+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 208]
+%line 2561+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 2562+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 2563+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 224]
+%line 2564+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 2565+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 2566+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 240]
+%line 2567+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 240]
+; 4x x1 = maddwd(x1, x0)
+%line 2568+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 2569+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 256]
+%line 2570+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 256]
+; 4x x1 = maddwd(x1, x0)
+%line 2571+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 2572+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm1
+; x1 = mem128[qd + 272]
+%line 2573+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 272]
+; 4x x1 = maddwd(x1, x0)
+%line 2574+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a5 += x1
+%line 2575+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm1
+; x1 = mem128[qd + 288]
+%line 2576+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 288]
+; 4x x1 = maddwd(x1, x0)
+%line 2577+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a6 += x1
+%line 2578+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm1
+; x0 = mem32[pb + 184]
+%line 2579+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 184]
+; x0 = shuffle32(x0, 0)
+%line 2580+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm0, xmm0, 0
+; x1 = mem128[qd + 32]
+%line 2581+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 32]
+; 4x x1 = maddwd(x1, x0)
+%line 2582+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a0 += x1
+%line 2583+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; x1 = mem128[qd + 48]
+%line 2584+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 48]
+; 4x x1 = maddwd(x1, x0)
+%line 2585+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a1 += x1
+%line 2586+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm1
+; x1 = mem128[qd + 64]
+%line 2587+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 64]
+; 4x x1 = maddwd(x1, x0)
+%line 2588+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a2 += x1
+%line 2589+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm1
+; x1 = mem128[qd + 80]
+%line 2590+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 80]
+; 4x x1 = maddwd(x1, x0)
+%line 2591+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a3 += x1
+%line 2592+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm1
+; x1 = mem128[qd + 96]
+%line 2593+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 96]
+; 4x x1 = maddwd(x1, x0)
+%line 2594+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a4 += x1
+%line 2595+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm1
+; x1 = mem128[qd + 112]
+%line 2596+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 112]
+; 4x x1 = maddwd(x1, x0)
+%line 2597+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a5 += x1
+%line 2598+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm1
+; x1 = mem128[qd + 128]
+%line 2599+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 128]
+; 4x x1 = maddwd(x1, x0)
+%line 2600+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; 4x a6 += x1
+%line 2601+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm1
+; a7 = mem128[qd + 144]
+%line 2602+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 144]
+; 4x a7 = maddwd(a7, x0)
+%line 2603+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm1, xmm0
+; x0 = mem32[pb + 188]
+%line 2604+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movd xmm0, [rsi + 188]
+; x0 = shuffle32(x0, 0)
+%line 2605+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pshufd xmm9, xmm0, 0
+; x1 = mem128[qd + 176]
+%line 2606+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 176]
+; 4x x1 = maddwd(x1, x0)
+%line 2607+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a0 += x1
+%line 2608+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm0
+; x1 = mem128[qd + 192]
+%line 2609+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 192]
+; 4x x1 = maddwd(x1, x0)
+%line 2610+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a1 += x1
+%line 2611+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm3, xmm0
+; x1 = mem128[qd + 208]
+%line 2612+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 208]
+; 4x x1 = maddwd(x1, x0)
+%line 2613+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a2 += x1
+%line 2614+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm4, xmm0
+; x1 = mem128[qd + 224]
+%line 2615+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 224]
+; 4x x1 = maddwd(x1, x0)
+%line 2616+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a3 += x1
+%line 2617+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm5, xmm0
+; x1 = mem128[qd + 240]
+%line 2618+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 240]
+; 4x x1 = maddwd(x1, x0)
+%line 2619+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a4 += x1
+%line 2620+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm0
+; x1 = mem128[qd + 256]
+%line 2621+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 256]
+; 4x x1 = maddwd(x1, x0)
+%line 2622+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a5 += x1
+%line 2623+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm0
+; x1 = mem128[qd + 272]
+%line 2624+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 272]
+; 4x x1 = maddwd(x1, x0)
+%line 2625+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a6 += x1
+%line 2626+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm8, xmm0
+; x1 = mem128[qd + 288]
+%line 2627+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 288]
+; 4x x1 = maddwd(x1, x0)
+%line 2628+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmaddwd xmm0, xmm9
+; 4x a7 += x1
+%line 2629+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm1, xmm0
+; mem128[qa + 640] = a0
+%line 2630+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 640], xmm2
+; mem128[qa + 656] = a1
+%line 2631+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 656], xmm3
+; mem128[qa + 672] = a2
+%line 2632+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 672], xmm4
+; mem128[qa + 688] = a3
+%line 2633+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 688], xmm5
+; mem128[qa + 704] = a4
+%line 2634+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 704], xmm6
+; mem128[qa + 720] = a5
+%line 2635+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 720], xmm7
+; mem128[qa + 736] = a6
+%line 2636+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 736], xmm8
+; mem128[qa + 752] = a7
+%line 2637+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rax + 752], xmm1
+; x0 = mem128[qa]
+%line 2638+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [rax]
+; x1 = mem128[qa + 128]
+%line 2639+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [rax + 128]
+; x2 = mem128[qa + 512]
+%line 2640+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rax + 512]
+; x3 = mem128[qa + 640]
+%line 2641+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [rax + 640]
+; mem128[pc] = x0
+%line 2642+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8], xmm1
+; mem128[pc + 384] = x3
+%line 2643+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 384], xmm3
+; 4x x1 -= x2
+%line 2644+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm2, xmm0
+; x5 = mem128[qa + 256]
+%line 2645+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rax + 256]
+; 4x x5 -= x0
+%line 2646+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm1
+; 4x x5 += x1
+%line 2647+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm0, xmm2
+; mem128[pc + 128] = x5
+%line 2648+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 128], xmm0
+; x5 = mem128[qa + 384]
+%line 2649+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rax + 384]
+; 4x x5 -= x3
+%line 2650+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2651+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm2
+; mem128[pc + 256] = x5
+%line 2652+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 256], xmm0
+; x0 = mem128[qa + 16]
+%line 2653+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rax + 16]
+; x1 = mem128[qa + 144]
+%line 2654+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [rax + 144]
+; x2 = mem128[qa + 528]
+%line 2655+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [rax + 528]
+; x3 = mem128[qa + 656]
+%line 2656+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [rax + 656]
+; mem128[pc + 16] = x0
+%line 2657+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 16], xmm0
+; mem128[pc + 400] = x3
+%line 2658+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 400], xmm3
+; 4x x1 -= x2
+%line 2659+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm1, xmm2
+; x5 = mem128[qa + 272]
+%line 2660+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [rax + 272]
+; 4x x5 -= x0
+%line 2661+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2662+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; mem128[pc + 144] = x5
+%line 2663+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 144], xmm2
+; x5 = mem128[qa + 400]
+%line 2664+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rax + 400]
+; 4x x5 -= x3
+%line 2665+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2666+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm1
+; mem128[pc + 272] = x5
+%line 2667+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 272], xmm0
+; x0 = mem128[qa + 32]
+%line 2668+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rax + 32]
+; x1 = mem128[qa + 160]
+%line 2669+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [rax + 160]
+; x2 = mem128[qa + 544]
+%line 2670+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [rax + 544]
+; x3 = mem128[qa + 672]
+%line 2671+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [rax + 672]
+; mem128[pc + 32] = x0
+%line 2672+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 32], xmm0
+; mem128[pc + 416] = x3
+%line 2673+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 416], xmm3
+; 4x x1 -= x2
+%line 2674+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm1, xmm2
+; x5 = mem128[qa + 288]
+%line 2675+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [rax + 288]
+; 4x x5 -= x0
+%line 2676+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2677+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; mem128[pc + 160] = x5
+%line 2678+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 160], xmm2
+; x5 = mem128[qa + 416]
+%line 2679+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rax + 416]
+; 4x x5 -= x3
+%line 2680+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2681+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm1
+; mem128[pc + 288] = x5
+%line 2682+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 288], xmm0
+; x0 = mem128[qa + 48]
+%line 2683+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rax + 48]
+; x1 = mem128[qa + 176]
+%line 2684+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [rax + 176]
+; x2 = mem128[qa + 560]
+%line 2685+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [rax + 560]
+; x3 = mem128[qa + 688]
+%line 2686+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [rax + 688]
+; mem128[pc + 48] = x0
+%line 2687+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 48], xmm0
+; mem128[pc + 432] = x3
+%line 2688+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 432], xmm3
+; 4x x1 -= x2
+%line 2689+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm1, xmm2
+; x5 = mem128[qa + 304]
+%line 2690+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [rax + 304]
+; 4x x5 -= x0
+%line 2691+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2692+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; mem128[pc + 176] = x5
+%line 2693+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 176], xmm2
+; x5 = mem128[qa + 432]
+%line 2694+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rax + 432]
+; 4x x5 -= x3
+%line 2695+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2696+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm1
+; mem128[pc + 304] = x5
+%line 2697+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 304], xmm0
+; x0 = mem128[qa + 64]
+%line 2698+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rax + 64]
+; x1 = mem128[qa + 192]
+%line 2699+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [rax + 192]
+; x2 = mem128[qa + 576]
+%line 2700+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [rax + 576]
+; x3 = mem128[qa + 704]
+%line 2701+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [rax + 704]
+; mem128[pc + 64] = x0
+%line 2702+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 64], xmm0
+; mem128[pc + 448] = x3
+%line 2703+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 448], xmm3
+; 4x x1 -= x2
+%line 2704+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm1, xmm2
+; x5 = mem128[qa + 320]
+%line 2705+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [rax + 320]
+; 4x x5 -= x0
+%line 2706+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2707+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; mem128[pc + 192] = x5
+%line 2708+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 192], xmm2
+; x5 = mem128[qa + 448]
+%line 2709+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rax + 448]
+; 4x x5 -= x3
+%line 2710+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2711+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm1
+; mem128[pc + 320] = x5
+%line 2712+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 320], xmm0
+; x0 = mem128[qa + 80]
+%line 2713+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rax + 80]
+; x1 = mem128[qa + 208]
+%line 2714+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [rax + 208]
+; x2 = mem128[qa + 592]
+%line 2715+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [rax + 592]
+; x3 = mem128[qa + 720]
+%line 2716+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [rax + 720]
+; mem128[pc + 80] = x0
+%line 2717+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 80], xmm0
+; mem128[pc + 464] = x3
+%line 2718+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 464], xmm3
+; 4x x1 -= x2
+%line 2719+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm1, xmm2
+; x5 = mem128[qa + 336]
+%line 2720+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [rax + 336]
+; 4x x5 -= x0
+%line 2721+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2722+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; mem128[pc + 208] = x5
+%line 2723+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 208], xmm2
+; x5 = mem128[qa + 464]
+%line 2724+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rax + 464]
+; 4x x5 -= x3
+%line 2725+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2726+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm1
+; mem128[pc + 336] = x5
+%line 2727+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 336], xmm0
+; x0 = mem128[qa + 96]
+%line 2728+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rax + 96]
+; x1 = mem128[qa + 224]
+%line 2729+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [rax + 224]
+; x2 = mem128[qa + 608]
+%line 2730+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [rax + 608]
+; x3 = mem128[qa + 736]
+%line 2731+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [rax + 736]
+; mem128[pc + 96] = x0
+%line 2732+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 96], xmm0
+; mem128[pc + 480] = x3
+%line 2733+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 480], xmm3
+; 4x x1 -= x2
+%line 2734+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm1, xmm2
+; x5 = mem128[qa + 352]
+%line 2735+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [rax + 352]
+; 4x x5 -= x0
+%line 2736+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2737+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; mem128[pc + 224] = x5
+%line 2738+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 224], xmm2
+; x5 = mem128[qa + 480]
+%line 2739+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rax + 480]
+; 4x x5 -= x3
+%line 2740+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2741+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm1
+; mem128[pc + 352] = x5
+%line 2742+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 352], xmm0
+; x0 = mem128[qa + 112]
+%line 2743+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rax + 112]
+; x1 = mem128[qa + 240]
+%line 2744+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [rax + 240]
+; x2 = mem128[qa + 624]
+%line 2745+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [rax + 624]
+; x3 = mem128[qa + 752]
+%line 2746+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [rax + 752]
+; mem128[pc + 112] = x0
+%line 2747+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 112], xmm0
+; mem128[pc + 496] = x3
+%line 2748+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 496], xmm3
+; 4x x1 -= x2
+%line 2749+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm1, xmm2
+; x5 = mem128[qa + 368]
+%line 2750+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [rax + 368]
+; 4x x5 -= x0
+%line 2751+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2752+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; mem128[pc + 240] = x5
+%line 2753+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 240], xmm2
+; x5 = mem128[qa + 496]
+%line 2754+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rax + 496]
+; 4x x5 -= x3
+%line 2755+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2756+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm1
+; mem128[pc + 368] = x5
+%line 2757+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r8 + 368], xmm0
+; pa = pa + 384
+%line 2758+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r11, 384
+; pb = pb + 192
+%line 2759+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add rsi, 192
+; pc = pc + 512
+%line 2760+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r8, 512
+; i0 = i0 - 1
+%line 2761+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	sub r10, 1
+; =? i0 - 0
+%line 2762+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	cmp r10, 0
+; goto loop21 if !=
+%line 2763+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	jne .Lloop21
+; pa = w + 115136
+%line 2764+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r10, rcx
+	lea r9, [r10 + 115136]
+; pb = w + 6144
+%line 2765+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r11, [r10 + 6144]
+; i0 = 27
+%line 2766+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r8, 27
+align 32
+.Lloop22:
+; qa = pa
+%line 2768+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov rbx, r8
+	mov rax, r10
+; qb = pa + 512
+%line 2769+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	lea r8, [r9 + 512]
 ; qc = pa + 1024
-%line 1375+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2770+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	lea r10, [r9 + 1024]
 ; qd = pb
-%line 1376+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2771+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov rcx, r9
 ; i1 = 4
-%line 1377+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rdx, rsi
-	mov r11, 4
+%line 2772+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov rdx, r11
+	mov rsi, 4
 align 32
-.Lloop30:
+.Lloop23:
 ; x0 = mem128[qa]
-%line 1379+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2774+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9]
 ; x1 = mem128[qa + 256]
-%line 1380+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r9 + 256]
+%line 2775+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 256]
 ; x2 = mem128[qc]
-%line 1381+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r10]
+%line 2776+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r10]
 ; x3 = mem128[qc + 256]
-%line 1382+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 256]
+%line 2777+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [r10 + 256]
 ; mem128[qd] = x0
-%line 1383+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi], xmm0
+%line 2778+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11], xmm0
 ; mem128[qd + 768] = x3
-%line 1384+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 768], xmm2
-; 8x x4 = x1 - x2
-%line 1385+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm3, xmm1
+%line 2779+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 768], xmm3
+; 4x x1 -= x2
+%line 2780+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm1, xmm2
 ; x5 = mem128[qb]
-%line 1386+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8]
-; 8x x5 = x5 - x0
-%line 1387+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1388+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm3
+%line 2781+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r8]
+; 4x x5 -= x0
+%line 2782+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2783+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
 ; mem128[qd + 256] = x5
-%line 1389+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 256], xmm1
+%line 2784+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 256], xmm2
 ; x5 = mem128[qb + 256]
-%line 1390+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2785+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 256]
-; 8x x5 = x5 - x3
-%line 1391+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1392+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm3
+; 4x x5 -= x3
+%line 2786+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2787+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm1
 ; mem128[qd + 512] = x5
-%line 1393+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 512], xmm0
+%line 2788+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 512], xmm0
 ; x0 = mem128[qa + 16]
-%line 1394+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2789+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qa + 272]
-%line 1395+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r9 + 272]
+%line 2790+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 272]
 ; x2 = mem128[qc + 16]
-%line 1396+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r10 + 16]
+%line 2791+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r10 + 16]
 ; x3 = mem128[qc + 272]
-%line 1397+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 272]
+%line 2792+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [r10 + 272]
 ; mem128[qd + 16] = x0
-%line 1398+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 16], xmm0
+%line 2793+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 16], xmm0
 ; mem128[qd + 784] = x3
-%line 1399+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 784], xmm2
-; 8x x4 = x1 - x2
-%line 1400+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm3, xmm1
+%line 2794+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 784], xmm3
+; 4x x1 -= x2
+%line 2795+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm1, xmm2
 ; x5 = mem128[qb + 16]
-%line 1401+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 16]
-; 8x x5 = x5 - x0
-%line 1402+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1403+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm3
+%line 2796+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r8 + 16]
+; 4x x5 -= x0
+%line 2797+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2798+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
 ; mem128[qd + 272] = x5
-%line 1404+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 272], xmm1
+%line 2799+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 272], xmm2
 ; x5 = mem128[qb + 272]
-%line 1405+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2800+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 272]
-; 8x x5 = x5 - x3
-%line 1406+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1407+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm3
+; 4x x5 -= x3
+%line 2801+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2802+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm1
 ; mem128[qd + 528] = x5
-%line 1408+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 528], xmm0
+%line 2803+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 528], xmm0
 ; x0 = mem128[qa + 32]
-%line 1409+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2804+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qa + 288]
-%line 1410+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r9 + 288]
+%line 2805+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 288]
 ; x2 = mem128[qc + 32]
-%line 1411+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r10 + 32]
+%line 2806+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r10 + 32]
 ; x3 = mem128[qc + 288]
-%line 1412+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 288]
+%line 2807+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [r10 + 288]
 ; mem128[qd + 32] = x0
-%line 1413+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 32], xmm0
+%line 2808+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 32], xmm0
 ; mem128[qd + 800] = x3
-%line 1414+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 800], xmm2
-; 8x x4 = x1 - x2
-%line 1415+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm3, xmm1
+%line 2809+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 800], xmm3
+; 4x x1 -= x2
+%line 2810+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm1, xmm2
 ; x5 = mem128[qb + 32]
-%line 1416+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 32]
-; 8x x5 = x5 - x0
-%line 1417+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1418+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm3
+%line 2811+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r8 + 32]
+; 4x x5 -= x0
+%line 2812+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2813+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
 ; mem128[qd + 288] = x5
-%line 1419+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 288], xmm1
+%line 2814+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 288], xmm2
 ; x5 = mem128[qb + 288]
-%line 1420+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2815+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 288]
-; 8x x5 = x5 - x3
-%line 1421+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1422+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm3
+; 4x x5 -= x3
+%line 2816+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2817+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm1
 ; mem128[qd + 544] = x5
-%line 1423+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 544], xmm0
+%line 2818+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 544], xmm0
 ; x0 = mem128[qa + 48]
-%line 1424+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2819+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9 + 48]
 ; x1 = mem128[qa + 304]
-%line 1425+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r9 + 304]
+%line 2820+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 304]
 ; x2 = mem128[qc + 48]
-%line 1426+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r10 + 48]
+%line 2821+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r10 + 48]
 ; x3 = mem128[qc + 304]
-%line 1427+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 304]
+%line 2822+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [r10 + 304]
 ; mem128[qd + 48] = x0
-%line 1428+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 48], xmm0
+%line 2823+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 48], xmm0
 ; mem128[qd + 816] = x3
-%line 1429+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 816], xmm2
-; 8x x4 = x1 - x2
-%line 1430+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm3, xmm1
+%line 2824+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 816], xmm3
+; 4x x1 -= x2
+%line 2825+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm1, xmm2
 ; x5 = mem128[qb + 48]
-%line 1431+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 48]
-; 8x x5 = x5 - x0
-%line 1432+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1433+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm3
+%line 2826+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r8 + 48]
+; 4x x5 -= x0
+%line 2827+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2828+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
 ; mem128[qd + 304] = x5
-%line 1434+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 304], xmm1
+%line 2829+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 304], xmm2
 ; x5 = mem128[qb + 304]
-%line 1435+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2830+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 304]
-; 8x x5 = x5 - x3
-%line 1436+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1437+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm3
+; 4x x5 -= x3
+%line 2831+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2832+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm1
 ; mem128[qd + 560] = x5
-%line 1438+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 560], xmm0
+%line 2833+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 560], xmm0
 ; qa = qa + 64
-%line 1439+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2834+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r9, 64
 ; qb = qb + 64
-%line 1440+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2835+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r8, 64
 ; qc = qc + 64
-%line 1441+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2836+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r10, 64
 ; qd = qd + 64
-%line 1442+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add rsi, 64
+%line 2837+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r11, 64
 ; i1 = i1 - 1
-%line 1443+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r11, 1
+%line 2838+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	sub rsi, 1
 ; =? i1 - 0
-%line 1444+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r11, 0
-; goto loop30 if !=
-%line 1445+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	jne .Lloop30
+%line 2839+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	cmp rsi, 0
+; goto loop23 if !=
+%line 2840+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	jne .Lloop23
 ; pa = pa + 1536
-%line 1446+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2841+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov r9, rcx
 	add r9, 1536
 ; pb = pb + 1024
-%line 1447+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rsi, rdx
-	add rsi, 1024
+%line 2842+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r11, rdx
+	add r11, 1024
 ; i0 = i0 - 1
-%line 1448+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2843+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov r8, rbx
 	sub r8, 1
 ; =? i0 - 0
-%line 1449+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2844+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	cmp r8, 0
-; goto loop29 if !=
-%line 1450+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rax
-	jne .Lloop29
-; pa = w + 169504
-%line 1451+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r11 + 169504]
-; pb = w + 6144
-%line 1452+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea rsi, [r11 + 6144]
-; i0 = 6
-%line 1453+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, 6
+; goto loop22 if !=
+%line 2845+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r10, rax
+	jne .Lloop22
+; pa = w + 6144
+%line 2846+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r9, [r10 + 6144]
+; pb = w + 115136
+%line 2847+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r11, [r10 + 115136]
+; i0 = 9
+%line 2848+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r8, 9
 align 32
-.Lloop31:
+.Lloop24:
 ; qa = pa
-%line 1455+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2850+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov rbx, r8
-	mov rax, r11
+	mov rax, r10
 ; qb = pa + 1024
-%line 1456+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2851+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	lea r8, [r9 + 1024]
 ; qc = pa + 2048
-%line 1457+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2852+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	lea r10, [r9 + 2048]
 ; qd = pb
-%line 1458+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2853+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov rcx, r9
 ; i1 = 8
-%line 1459+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rdx, rsi
-	mov r11, 8
+%line 2854+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov rdx, r11
+	mov rsi, 8
 align 32
-.Lloop32:
+.Lloop25:
 ; x0 = mem128[qa]
-%line 1461+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2856+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9]
 ; x1 = mem128[qa + 512]
-%line 1462+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r9 + 512]
+%line 2857+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 512]
 ; x2 = mem128[qc]
-%line 1463+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r10]
+%line 2858+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r10]
 ; x3 = mem128[qc + 512]
-%line 1464+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 512]
+%line 2859+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [r10 + 512]
 ; mem128[qd] = x0
-%line 1465+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi], xmm0
+%line 2860+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11], xmm0
 ; mem128[qd + 1536] = x3
-%line 1466+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 1536], xmm2
-; 8x x4 = x1 - x2
-%line 1467+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm3, xmm1
+%line 2861+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 1536], xmm3
+; 4x x1 -= x2
+%line 2862+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm1, xmm2
 ; x5 = mem128[qb]
-%line 1468+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8]
-; 8x x5 = x5 - x0
-%line 1469+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1470+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm3
+%line 2863+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r8]
+; 4x x5 -= x0
+%line 2864+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2865+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
 ; mem128[qd + 512] = x5
-%line 1471+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 512], xmm1
+%line 2866+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 512], xmm2
 ; x5 = mem128[qb + 512]
-%line 1472+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2867+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 512]
-; 8x x5 = x5 - x3
-%line 1473+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1474+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm3
+; 4x x5 -= x3
+%line 2868+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2869+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm1
 ; mem128[qd + 1024] = x5
-%line 1475+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 1024], xmm0
+%line 2870+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 1024], xmm0
 ; x0 = mem128[qa + 16]
-%line 1476+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2871+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qa + 528]
-%line 1477+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r9 + 528]
+%line 2872+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 528]
 ; x2 = mem128[qc + 16]
-%line 1478+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r10 + 16]
+%line 2873+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r10 + 16]
 ; x3 = mem128[qc + 528]
-%line 1479+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 528]
+%line 2874+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [r10 + 528]
 ; mem128[qd + 16] = x0
-%line 1480+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 16], xmm0
+%line 2875+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 16], xmm0
 ; mem128[qd + 1552] = x3
-%line 1481+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 1552], xmm2
-; 8x x4 = x1 - x2
-%line 1482+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm3, xmm1
+%line 2876+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 1552], xmm3
+; 4x x1 -= x2
+%line 2877+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm1, xmm2
 ; x5 = mem128[qb + 16]
-%line 1483+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 16]
-; 8x x5 = x5 - x0
-%line 1484+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1485+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm3
+%line 2878+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r8 + 16]
+; 4x x5 -= x0
+%line 2879+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2880+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
 ; mem128[qd + 528] = x5
-%line 1486+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 528], xmm1
+%line 2881+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 528], xmm2
 ; x5 = mem128[qb + 528]
-%line 1487+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2882+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 528]
-; 8x x5 = x5 - x3
-%line 1488+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1489+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm3
+; 4x x5 -= x3
+%line 2883+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2884+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm1
 ; mem128[qd + 1040] = x5
-%line 1490+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 1040], xmm0
+%line 2885+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 1040], xmm0
 ; x0 = mem128[qa + 32]
-%line 1491+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2886+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qa + 544]
-%line 1492+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r9 + 544]
+%line 2887+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 544]
 ; x2 = mem128[qc + 32]
-%line 1493+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r10 + 32]
+%line 2888+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r10 + 32]
 ; x3 = mem128[qc + 544]
-%line 1494+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 544]
+%line 2889+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [r10 + 544]
 ; mem128[qd + 32] = x0
-%line 1495+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 32], xmm0
+%line 2890+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 32], xmm0
 ; mem128[qd + 1568] = x3
-%line 1496+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 1568], xmm2
-; 8x x4 = x1 - x2
-%line 1497+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm3, xmm1
+%line 2891+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 1568], xmm3
+; 4x x1 -= x2
+%line 2892+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm1, xmm2
 ; x5 = mem128[qb + 32]
-%line 1498+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 32]
-; 8x x5 = x5 - x0
-%line 1499+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1500+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm3
+%line 2893+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r8 + 32]
+; 4x x5 -= x0
+%line 2894+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2895+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
 ; mem128[qd + 544] = x5
-%line 1501+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 544], xmm1
+%line 2896+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 544], xmm2
 ; x5 = mem128[qb + 544]
-%line 1502+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2897+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 544]
-; 8x x5 = x5 - x3
-%line 1503+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1504+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm3
+; 4x x5 -= x3
+%line 2898+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2899+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm1
 ; mem128[qd + 1056] = x5
-%line 1505+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 1056], xmm0
+%line 2900+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 1056], xmm0
 ; x0 = mem128[qa + 48]
-%line 1506+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2901+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9 + 48]
 ; x1 = mem128[qa + 560]
-%line 1507+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r9 + 560]
+%line 2902+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 560]
 ; x2 = mem128[qc + 48]
-%line 1508+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r10 + 48]
+%line 2903+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r10 + 48]
 ; x3 = mem128[qc + 560]
-%line 1509+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 560]
+%line 2904+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [r10 + 560]
 ; mem128[qd + 48] = x0
-%line 1510+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 48], xmm0
+%line 2905+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 48], xmm0
 ; mem128[qd + 1584] = x3
-%line 1511+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 1584], xmm2
-; 8x x4 = x1 - x2
-%line 1512+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm3, xmm1
+%line 2906+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 1584], xmm3
+; 4x x1 -= x2
+%line 2907+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm1, xmm2
 ; x5 = mem128[qb + 48]
-%line 1513+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 48]
-; 8x x5 = x5 - x0
-%line 1514+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1515+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm3
+%line 2908+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r8 + 48]
+; 4x x5 -= x0
+%line 2909+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2910+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
 ; mem128[qd + 560] = x5
-%line 1516+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 560], xmm1
+%line 2911+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 560], xmm2
 ; x5 = mem128[qb + 560]
-%line 1517+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2912+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 560]
-; 8x x5 = x5 - x3
-%line 1518+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1519+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm3
+; 4x x5 -= x3
+%line 2913+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2914+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm1
 ; mem128[qd + 1072] = x5
-%line 1520+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 1072], xmm0
+%line 2915+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 1072], xmm0
 ; qa = qa + 64
-%line 1521+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2916+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r9, 64
 ; qb = qb + 64
-%line 1522+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2917+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r8, 64
 ; qc = qc + 64
-%line 1523+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2918+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r10, 64
 ; qd = qd + 64
-%line 1524+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add rsi, 64
+%line 2919+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r11, 64
 ; i1 = i1 - 1
-%line 1525+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r11, 1
+%line 2920+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	sub rsi, 1
 ; =? i1 - 0
-%line 1526+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r11, 0
-; goto loop32 if !=
-%line 1527+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	jne .Lloop32
+%line 2921+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	cmp rsi, 0
+; goto loop25 if !=
+%line 2922+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	jne .Lloop25
 ; pa = pa + 3072
-%line 1528+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2923+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov r9, rcx
 	add r9, 3072
 ; pb = pb + 2048
-%line 1529+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rsi, rdx
-	add rsi, 2048
+%line 2924+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r11, rdx
+	add r11, 2048
 ; i0 = i0 - 1
-%line 1530+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2925+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov r8, rbx
 	sub r8, 1
 ; =? i0 - 0
-%line 1531+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2926+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	cmp r8, 0
-; goto loop31 if !=
-%line 1532+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rax
-	jne .Lloop31
-; pa = w + 6144
-%line 1533+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r11 + 6144]
-; pb = w + 169504
-%line 1534+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea rsi, [r11 + 169504]
-; i0 = 2
-%line 1535+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, 2
+; goto loop24 if !=
+%line 2927+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r10, rax
+	jne .Lloop24
+; pa = w + 115136
+%line 2928+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r9, [r10 + 115136]
+; pb = w + 6144
+%line 2929+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r11, [r10 + 6144]
+; i0 = 3
+%line 2930+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r8, 3
 align 32
-.Lloop33:
+.Lloop26:
 ; qa = pa
-%line 1537+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2932+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov rbx, r8
-	mov rax, r11
+	mov rax, r10
 ; qb = pa + 2048
-%line 1538+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2933+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	lea r8, [r9 + 2048]
 ; qc = pa + 4096
-%line 1539+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2934+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	lea r10, [r9 + 4096]
 ; qd = pb
-%line 1540+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2935+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov rcx, r9
 ; i1 = 16
-%line 1541+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rdx, rsi
-	mov r11, 16
+%line 2936+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov rdx, r11
+	mov rsi, 16
 align 32
-.Lloop34:
+.Lloop27:
 ; x0 = mem128[qa]
-%line 1543+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2938+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9]
 ; x1 = mem128[qa + 1024]
-%line 1544+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r9 + 1024]
+%line 2939+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 1024]
 ; x2 = mem128[qc]
-%line 1545+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r10]
+%line 2940+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r10]
 ; x3 = mem128[qc + 1024]
-%line 1546+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 1024]
+%line 2941+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [r10 + 1024]
 ; mem128[qd] = x0
-%line 1547+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi], xmm0
+%line 2942+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11], xmm0
 ; mem128[qd + 3072] = x3
-%line 1548+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 3072], xmm2
-; 8x x4 = x1 - x2
-%line 1549+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm3, xmm1
+%line 2943+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 3072], xmm3
+; 4x x1 -= x2
+%line 2944+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm1, xmm2
 ; x5 = mem128[qb]
-%line 1550+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8]
-; 8x x5 = x5 - x0
-%line 1551+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1552+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm3
+%line 2945+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r8]
+; 4x x5 -= x0
+%line 2946+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2947+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
 ; mem128[qd + 1024] = x5
-%line 1553+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 1024], xmm1
+%line 2948+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 1024], xmm2
 ; x5 = mem128[qb + 1024]
-%line 1554+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2949+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1024]
-; 8x x5 = x5 - x3
-%line 1555+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1556+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm3
+; 4x x5 -= x3
+%line 2950+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2951+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm1
 ; mem128[qd + 2048] = x5
-%line 1557+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 2048], xmm0
+%line 2952+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 2048], xmm0
 ; x0 = mem128[qa + 16]
-%line 1558+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2953+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qa + 1040]
-%line 1559+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r9 + 1040]
+%line 2954+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 1040]
 ; x2 = mem128[qc + 16]
-%line 1560+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r10 + 16]
+%line 2955+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r10 + 16]
 ; x3 = mem128[qc + 1040]
-%line 1561+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 1040]
+%line 2956+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [r10 + 1040]
 ; mem128[qd + 16] = x0
-%line 1562+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 16], xmm0
+%line 2957+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 16], xmm0
 ; mem128[qd + 3088] = x3
-%line 1563+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 3088], xmm2
-; 8x x4 = x1 - x2
-%line 1564+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm3, xmm1
+%line 2958+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 3088], xmm3
+; 4x x1 -= x2
+%line 2959+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm1, xmm2
 ; x5 = mem128[qb + 16]
-%line 1565+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 16]
-; 8x x5 = x5 - x0
-%line 1566+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1567+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm3
+%line 2960+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r8 + 16]
+; 4x x5 -= x0
+%line 2961+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2962+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
 ; mem128[qd + 1040] = x5
-%line 1568+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 1040], xmm1
+%line 2963+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 1040], xmm2
 ; x5 = mem128[qb + 1040]
-%line 1569+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2964+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1040]
-; 8x x5 = x5 - x3
-%line 1570+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1571+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm3
+; 4x x5 -= x3
+%line 2965+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2966+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm1
 ; mem128[qd + 2064] = x5
-%line 1572+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 2064], xmm0
+%line 2967+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 2064], xmm0
 ; x0 = mem128[qa + 32]
-%line 1573+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2968+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qa + 1056]
-%line 1574+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r9 + 1056]
+%line 2969+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 1056]
 ; x2 = mem128[qc + 32]
-%line 1575+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r10 + 32]
+%line 2970+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r10 + 32]
 ; x3 = mem128[qc + 1056]
-%line 1576+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 1056]
+%line 2971+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [r10 + 1056]
 ; mem128[qd + 32] = x0
-%line 1577+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 32], xmm0
+%line 2972+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 32], xmm0
 ; mem128[qd + 3104] = x3
-%line 1578+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 3104], xmm2
-; 8x x4 = x1 - x2
-%line 1579+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm3, xmm1
+%line 2973+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 3104], xmm3
+; 4x x1 -= x2
+%line 2974+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm1, xmm2
 ; x5 = mem128[qb + 32]
-%line 1580+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 32]
-; 8x x5 = x5 - x0
-%line 1581+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1582+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm3
+%line 2975+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r8 + 32]
+; 4x x5 -= x0
+%line 2976+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2977+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
 ; mem128[qd + 1056] = x5
-%line 1583+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 1056], xmm1
+%line 2978+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 1056], xmm2
 ; x5 = mem128[qb + 1056]
-%line 1584+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2979+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1056]
-; 8x x5 = x5 - x3
-%line 1585+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1586+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm3
+; 4x x5 -= x3
+%line 2980+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2981+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm1
 ; mem128[qd + 2080] = x5
-%line 1587+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 2080], xmm0
+%line 2982+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 2080], xmm0
 ; x0 = mem128[qa + 48]
-%line 1588+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2983+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9 + 48]
 ; x1 = mem128[qa + 1072]
-%line 1589+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r9 + 1072]
+%line 2984+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r9 + 1072]
 ; x2 = mem128[qc + 48]
-%line 1590+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r10 + 48]
+%line 2985+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r10 + 48]
 ; x3 = mem128[qc + 1072]
-%line 1591+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 1072]
+%line 2986+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [r10 + 1072]
 ; mem128[qd + 48] = x0
-%line 1592+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 48], xmm0
+%line 2987+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 48], xmm0
 ; mem128[qd + 3120] = x3
-%line 1593+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 3120], xmm2
-; 8x x4 = x1 - x2
-%line 1594+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm3, xmm1
+%line 2988+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 3120], xmm3
+; 4x x1 -= x2
+%line 2989+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm1, xmm2
 ; x5 = mem128[qb + 48]
-%line 1595+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 48]
-; 8x x5 = x5 - x0
-%line 1596+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
-; 8x x5 = x5 + x4
-%line 1597+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm3
+%line 2990+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r8 + 48]
+; 4x x5 -= x0
+%line 2991+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 2992+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
 ; mem128[qd + 1072] = x5
-%line 1598+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 1072], xmm1
+%line 2993+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 1072], xmm2
 ; x5 = mem128[qb + 1072]
-%line 1599+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2994+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1072]
-; 8x x5 = x5 - x3
-%line 1600+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm2
-; 8x x5 = x5 - x4
-%line 1601+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm3
+; 4x x5 -= x3
+%line 2995+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 2996+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm1
 ; mem128[qd + 2096] = x5
-%line 1602+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 2096], xmm0
+%line 2997+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 2096], xmm0
 ; qa = qa + 64
-%line 1603+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2998+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r9, 64
 ; qb = qb + 64
-%line 1604+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 2999+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r8, 64
 ; qc = qc + 64
-%line 1605+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3000+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r10, 64
 ; qd = qd + 64
-%line 1606+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add rsi, 64
+%line 3001+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r11, 64
 ; i1 = i1 - 1
-%line 1607+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r11, 1
+%line 3002+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	sub rsi, 1
 ; =? i1 - 0
-%line 1608+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r11, 0
-; goto loop34 if !=
-%line 1609+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	jne .Lloop34
+%line 3003+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	cmp rsi, 0
+; goto loop27 if !=
+%line 3004+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	jne .Lloop27
 ; pa = pa + 6144
-%line 1610+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3005+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov r9, rcx
 	add r9, 6144
 ; pb = pb + 4096
-%line 1611+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rsi, rdx
-	add rsi, 4096
+%line 3006+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r11, rdx
+	add r11, 4096
 ; i0 = i0 - 1
-%line 1612+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3007+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov r8, rbx
 	sub r8, 1
 ; =? i0 - 0
-%line 1613+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3008+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	cmp r8, 0
-; goto loop33 if !=
-%line 1614+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rax
-	jne .Lloop33
-; x4 = mem128[DIG]
-%line 1615+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [rel DIG]
-; x5 = mem128[DW]
-%line 1616+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [rel DW]
-; x6 = mem128[BV]
-%line 1617+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm5, [rel BV]
-; x7 = mem128[QQ]
-%line 1618+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm7, [rel QQ]
-; pa = w + 169504
-%line 1619+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r11 + 169504]
-; pb = w + 173600
-%line 1620+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r11 + 173600]
-; pc = w + 265888
-%line 1621+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r10, [r11 + 265888]
-; i1 = 64
-%line 1622+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rsi, r11
-	mov r11, 64
-	movdqa xmm6, xmm0
-	movdqa xmm4, xmm1
+; goto loop26 if !=
+%line 3009+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r10, rax
+	jne .Lloop26
+; pa = w + 6144
+%line 3010+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov rax, rdi
+	lea r8, [r10 + 6144]
+; pb = w + 115136
+%line 3011+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r11, [r10 + 115136]
+; qa = pa
+%line 3012+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov rdi, r10
+; qb = pa + 4096
+%line 3013+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r9, [r8 + 4096]
+; qc = pa + 8192
+%line 3014+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r10, [r8 + 8192]
+; i1 = 32
+%line 3016+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov rsi, 32
 align 32
-.Lloop35:
-; x1 = mem128[pb]
-%line 1624+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9]
-; 8x x2 = mulhi(x1, x5)
-%line 1625+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm0, xmm1
-	pmulhw xmm0, xmm4
-; 8x x1 = x1 * x4
-%line 1626+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm1, xmm6
-; 8x x2 = x2 * x7
-%line 1627+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm0, xmm7
-; 8x x1 = x1 - x2
-%line 1628+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
-; x3 = mem128[pa]
-%line 1629+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r8]
-; 8x x2 = mulhi(x3, x6)
-%line 1630+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm3, xmm2
-	pmulhw xmm3, xmm5
-; 8x x2 = x2 + mem128[BRND]
-%line 1631+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm3, xmm0
-; (int16) 8x x2 >>= 10
-%line 1632+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psraw xmm3, 10
-; 8x x2 = x2 * x7
-%line 1633+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm3, xmm7
-; 8x x3 = x3 - x2
-%line 1634+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm2, xmm3
-; 8x x1 = x1 + x3
-%line 1635+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm2
-; 8x x2 = mulhi(x1, x6)
-%line 1636+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm5
-; 8x x2 = x2 + mem128[BRND]
-%line 1637+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
-; (int16) 8x x2 >>= 10
-%line 1638+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psraw xmm2, 10
-; 8x x2 = x2 * x7
-%line 1639+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm2, xmm7
-; 8x x1 = x1 - x2
-%line 1640+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm2
-; mem128[pc] = x1
-%line 1641+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10], xmm1
-; x1 = mem128[pb + 16]
-%line 1642+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 16]
-; 8x x2 = mulhi(x1, x5)
-%line 1643+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm0, xmm1
-	pmulhw xmm0, xmm4
-; 8x x1 = x1 * x4
-%line 1644+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm1, xmm6
-; 8x x2 = x2 * x7
-%line 1645+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm0, xmm7
-; 8x x1 = x1 - x2
-%line 1646+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
-; x3 = mem128[pa + 16]
-%line 1647+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r8 + 16]
-; 8x x2 = mulhi(x3, x6)
-%line 1648+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm3, xmm2
-	pmulhw xmm3, xmm5
-; 8x x2 = x2 + mem128[BRND]
-%line 1649+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm3, xmm0
-; (int16) 8x x2 >>= 10
-%line 1650+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psraw xmm3, 10
-; 8x x2 = x2 * x7
-%line 1651+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm3, xmm7
-; 8x x3 = x3 - x2
-%line 1652+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm2, xmm3
-; 8x x1 = x1 + x3
-%line 1653+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm2
-; 8x x2 = mulhi(x1, x6)
-%line 1654+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm5
-; 8x x2 = x2 + mem128[BRND]
-%line 1655+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
-; (int16) 8x x2 >>= 10
-%line 1656+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psraw xmm2, 10
-; 8x x2 = x2 * x7
-%line 1657+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm2, xmm7
-; 8x x1 = x1 - x2
-%line 1658+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm2
-; mem128[pc + 16] = x1
-%line 1659+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 16], xmm1
-; x1 = mem128[pb + 32]
-%line 1660+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 32]
-; 8x x2 = mulhi(x1, x5)
-%line 1661+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm0, xmm1
-	pmulhw xmm0, xmm4
-; 8x x1 = x1 * x4
-%line 1662+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm1, xmm6
-; 8x x2 = x2 * x7
-%line 1663+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm0, xmm7
-; 8x x1 = x1 - x2
-%line 1664+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
-; x3 = mem128[pa + 32]
-%line 1665+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r8 + 32]
-; 8x x2 = mulhi(x3, x6)
-%line 1666+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm3, xmm2
-	pmulhw xmm3, xmm5
-; 8x x2 = x2 + mem128[BRND]
-%line 1667+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm3, xmm0
-; (int16) 8x x2 >>= 10
-%line 1668+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psraw xmm3, 10
-; 8x x2 = x2 * x7
-%line 1669+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm3, xmm7
-; 8x x3 = x3 - x2
-%line 1670+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm2, xmm3
-; 8x x1 = x1 + x3
-%line 1671+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm2
-; 8x x2 = mulhi(x1, x6)
-%line 1672+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm5
-; 8x x2 = x2 + mem128[BRND]
-%line 1673+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
-; (int16) 8x x2 >>= 10
-%line 1674+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psraw xmm2, 10
-; 8x x2 = x2 * x7
-%line 1675+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm2, xmm7
-; 8x x1 = x1 - x2
-%line 1676+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm2
-; mem128[pc + 32] = x1
-%line 1677+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 32], xmm1
-; x1 = mem128[pb + 48]
-%line 1678+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 48]
-; 8x x2 = mulhi(x1, x5)
-%line 1679+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm0, xmm1
-	pmulhw xmm0, xmm4
-; 8x x1 = x1 * x4
-%line 1680+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm1, xmm6
-; 8x x2 = x2 * x7
-%line 1681+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm0, xmm7
-; 8x x1 = x1 - x2
-%line 1682+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm0
-; x3 = mem128[pa + 48]
-%line 1683+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r8 + 48]
-; 8x x2 = mulhi(x3, x6)
-%line 1684+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm3, xmm2
-	pmulhw xmm3, xmm5
-; 8x x2 = x2 + mem128[BRND]
-%line 1685+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm3, xmm0
-; (int16) 8x x2 >>= 10
-%line 1686+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psraw xmm3, 10
-; 8x x2 = x2 * x7
-%line 1687+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm3, xmm7
-; 8x x3 = x3 - x2
-%line 1688+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm2, xmm3
-; 8x x1 = x1 + x3
-%line 1689+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm2
-; 8x x2 = mulhi(x1, x6)
-%line 1690+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm5
-; 8x x2 = x2 + mem128[BRND]
-%line 1691+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
-; (int16) 8x x2 >>= 10
-%line 1692+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psraw xmm2, 10
-; 8x x2 = x2 * x7
-%line 1693+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm2, xmm7
-; 8x x1 = x1 - x2
-%line 1694+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm2
-; mem128[pc + 48] = x1
-%line 1695+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 48], xmm1
-; pa = pa + 64
-%line 1696+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r8, 64
-; pb = pb + 64
-%line 1697+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r9, 64
-; pc = pc + 64
-%line 1698+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r10, 64
-; i1 = i1 - 1
-%line 1699+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r11, 1
-; =? i1 - 0
-%line 1700+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r11, 0
-; goto loop35 if !=
-%line 1701+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	jne .Lloop35
-; pa = w + 269984
-%line 1702+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rsi
-	lea r8, [r11 + 269984]
-; z0 = 0
-%line 1703+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pxor xmm0, xmm0
-; mem128[pa] = z0
-%line 1704+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r8], xmm0
-; mem128[pa + 16] = z0
-%line 1705+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r8 + 16], xmm0
-; pa = w + 265888
-%line 1706+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r11 + 265888]
-; pb = w + 267602
-%line 1707+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r11 + 267602]
-; pc = w + 267600
-%line 1708+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r10, [r11 + 267600]
-; qd = w + 270016
-%line 1709+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea rsi, [r11 + 270016]
-; x0 = mem128[pa]
-%line 1710+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rax, r11
-	movdqu xmm1, [r8]
-; x1 = mem128[pb]
-%line 1711+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r9]
-; x2 = mem128[pc]
-%line 1712+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r10]
-; x2 &= mem128[LANE0OFF]
-%line 1713+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [rel LANE0OFF]
-	pand xmm3, xmm0
-; 8x x0 = x0 + x1
-%line 1714+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm2
-; 8x x0 = x0 + x2
-%line 1715+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm3
-; 8x x1 = mulhi(x0, x6)
-%line 1716+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm5
-; 8x x1 = x1 + mem128[BRND]
-%line 1717+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
-; (int16) 8x x1 >>= 10
-%line 1718+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psraw xmm2, 10
-; 8x x1 = x1 * x7
-%line 1719+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm2, xmm7
-; 8x x0 = x0 - x1
-%line 1720+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm2
-; mem128[qd] = x0
-%line 1721+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi], xmm1
-; pa = pa + 16
-%line 1722+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r8, 16
-; pb = pb + 16
-%line 1723+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r9, 16
-; pc = pc + 16
-%line 1724+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r10, 16
-; qd = qd + 16
-%line 1725+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add rsi, 16
-; i1 = 26
-%line 1726+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, 26
-	movdqa xmm3, xmm5
-align 32
-.Lloop36:
-; x0 = mem128[pa]
-%line 1728+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8]
-; x1 = mem128[pb]
-%line 1729+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9]
-; x2 = mem128[pc]
-%line 1730+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+.Lloop28:
+; x0 = mem128[qa]
+%line 3018+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r8]
+; x1 = mem128[qa + 2048]
+%line 3019+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r8 + 2048]
+; x2 = mem128[qc]
+%line 3020+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm2, [r10]
-; 8x x0 = x0 + x1
-%line 1731+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm0
-; 8x x0 = x0 + x2
-%line 1732+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm2
-; 8x x1 = mulhi(x0, x6)
-%line 1733+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm3
-; 8x x1 = x1 + mem128[BRND]
-%line 1734+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
-; (int16) 8x x1 >>= 10
-%line 1735+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psraw xmm2, 10
-; 8x x1 = x1 * x7
-%line 1736+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm2, xmm7
-; 8x x0 = x0 - x1
-%line 1737+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm2
+; x3 = mem128[qc + 2048]
+%line 3021+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [r10 + 2048]
 ; mem128[qd] = x0
-%line 1738+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi], xmm1
-; x0 = mem128[pa + 16]
-%line 1739+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 16]
-; x1 = mem128[pb + 16]
-%line 1740+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 16]
-; x2 = mem128[pc + 16]
-%line 1741+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3022+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11], xmm0
+; mem128[qd + 6144] = x3
+%line 3023+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 6144], xmm3
+; 4x x1 -= x2
+%line 3024+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm1, xmm2
+; x5 = mem128[qb]
+%line 3025+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r9]
+; 4x x5 -= x0
+%line 3026+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 3027+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; mem128[qd + 2048] = x5
+%line 3028+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 2048], xmm2
+; x5 = mem128[qb + 2048]
+%line 3029+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 2048]
+; 4x x5 -= x3
+%line 3030+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 3031+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm1
+; mem128[qd + 4096] = x5
+%line 3032+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 4096], xmm0
+; x0 = mem128[qa + 16]
+%line 3033+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r8 + 16]
+; x1 = mem128[qa + 2064]
+%line 3034+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r8 + 2064]
+; x2 = mem128[qc + 16]
+%line 3035+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm2, [r10 + 16]
-; 8x x0 = x0 + x1
-%line 1742+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm0
-; 8x x0 = x0 + x2
-%line 1743+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm2
-; 8x x1 = mulhi(x0, x6)
-%line 1744+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm3
-; 8x x1 = x1 + mem128[BRND]
-%line 1745+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
-; (int16) 8x x1 >>= 10
-%line 1746+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psraw xmm2, 10
-; 8x x1 = x1 * x7
-%line 1747+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm2, xmm7
-; 8x x0 = x0 - x1
-%line 1748+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm2
+; x3 = mem128[qc + 2064]
+%line 3036+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [r10 + 2064]
 ; mem128[qd + 16] = x0
-%line 1749+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 16], xmm1
-; x0 = mem128[pa + 32]
-%line 1750+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 32]
-; x1 = mem128[pb + 32]
-%line 1751+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 32]
-; x2 = mem128[pc + 32]
-%line 1752+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3037+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 16], xmm0
+; mem128[qd + 6160] = x3
+%line 3038+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 6160], xmm3
+; 4x x1 -= x2
+%line 3039+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm1, xmm2
+; x5 = mem128[qb + 16]
+%line 3040+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r9 + 16]
+; 4x x5 -= x0
+%line 3041+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 3042+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; mem128[qd + 2064] = x5
+%line 3043+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 2064], xmm2
+; x5 = mem128[qb + 2064]
+%line 3044+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 2064]
+; 4x x5 -= x3
+%line 3045+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 3046+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm1
+; mem128[qd + 4112] = x5
+%line 3047+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 4112], xmm0
+; x0 = mem128[qa + 32]
+%line 3048+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r8 + 32]
+; x1 = mem128[qa + 2080]
+%line 3049+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r8 + 2080]
+; x2 = mem128[qc + 32]
+%line 3050+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm2, [r10 + 32]
-; 8x x0 = x0 + x1
-%line 1753+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm0
-; 8x x0 = x0 + x2
-%line 1754+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm2
-; 8x x1 = mulhi(x0, x6)
-%line 1755+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm3
-; 8x x1 = x1 + mem128[BRND]
-%line 1756+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
-; (int16) 8x x1 >>= 10
-%line 1757+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psraw xmm2, 10
-; 8x x1 = x1 * x7
-%line 1758+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm2, xmm7
-; 8x x0 = x0 - x1
-%line 1759+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm2
+; x3 = mem128[qc + 2080]
+%line 3051+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [r10 + 2080]
 ; mem128[qd + 32] = x0
-%line 1760+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 32], xmm1
-; x0 = mem128[pa + 48]
-%line 1761+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 48]
-; x1 = mem128[pb + 48]
-%line 1762+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 48]
-; x2 = mem128[pc + 48]
-%line 1763+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3052+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 32], xmm0
+; mem128[qd + 6176] = x3
+%line 3053+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 6176], xmm3
+; 4x x1 -= x2
+%line 3054+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm1, xmm2
+; x5 = mem128[qb + 32]
+%line 3055+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r9 + 32]
+; 4x x5 -= x0
+%line 3056+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 3057+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; mem128[qd + 2080] = x5
+%line 3058+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 2080], xmm2
+; x5 = mem128[qb + 2080]
+%line 3059+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 2080]
+; 4x x5 -= x3
+%line 3060+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 3061+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm1
+; mem128[qd + 4128] = x5
+%line 3062+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 4128], xmm0
+; x0 = mem128[qa + 48]
+%line 3063+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r8 + 48]
+; x1 = mem128[qa + 2096]
+%line 3064+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [r8 + 2096]
+; x2 = mem128[qc + 48]
+%line 3065+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm2, [r10 + 48]
-; 8x x0 = x0 + x1
-%line 1764+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm0
-; 8x x0 = x0 + x2
-%line 1765+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm2
-; 8x x1 = mulhi(x0, x6)
-%line 1766+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm3
-; 8x x1 = x1 + mem128[BRND]
-%line 1767+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
-; (int16) 8x x1 >>= 10
-%line 1768+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psraw xmm2, 10
-; 8x x1 = x1 * x7
-%line 1769+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm2, xmm7
-; 8x x0 = x0 - x1
-%line 1770+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm2
+; x3 = mem128[qc + 2096]
+%line 3066+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [r10 + 2096]
 ; mem128[qd + 48] = x0
-%line 1771+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 48], xmm1
-; pa = pa + 64
-%line 1772+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3067+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 48], xmm0
+; mem128[qd + 6192] = x3
+%line 3068+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 6192], xmm3
+; 4x x1 -= x2
+%line 3069+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm1, xmm2
+; x5 = mem128[qb + 48]
+%line 3070+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [r9 + 48]
+; 4x x5 -= x0
+%line 3071+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm2, xmm0
+; 4x x5 += x1
+%line 3072+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm2, xmm1
+; mem128[qd + 2096] = x5
+%line 3073+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 2096], xmm2
+; x5 = mem128[qb + 2096]
+%line 3074+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 2096]
+; 4x x5 -= x3
+%line 3075+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm3
+; 4x x5 -= x1
+%line 3076+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm0, xmm1
+; mem128[qd + 4144] = x5
+%line 3077+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [r11 + 4144], xmm0
+; qa = qa + 64
+%line 3078+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r8, 64
-; pb = pb + 64
-%line 1773+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+; qb = qb + 64
+%line 3079+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r9, 64
-; pc = pc + 64
-%line 1774+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+; qc = qc + 64
+%line 3080+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r10, 64
 ; qd = qd + 64
-%line 1775+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3081+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r11, 64
+; i1 = i1 - 1
+%line 3082+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	sub rsi, 1
+; =? i1 - 0
+%line 3083+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	cmp rsi, 0
+; goto loop28 if !=
+%line 3084+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	jne .Lloop28
+; x4 = mem128[C65]
+%line 3085+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm1, [rel C65]
+; x5 = mem128[DW65]
+%line 3086+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm2, [rel DW65]
+; x6 = mem128[BV]
+%line 3087+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm3, [rel BV]
+; x7 = mem128[QQ]
+%line 3088+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm4, [rel QQ]
+; pa = w + 115136
+%line 3089+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r10, rdi
+	lea r8, [r10 + 115136]
+; pb = w + 118564
+%line 3090+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r9, [r10 + 118564]
+; pc = w + 118560
+%line 3091+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea r11, [r10 + 118560]
+; qd = w + 159680
+%line 3092+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	lea rsi, [r10 + 159680]
+; x0 = mem128[pa]
+%line 3093+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov rcx, r10
+	movdqu xmm7, [r8]
+; 4x x0 += mem128[pb]
+%line 3094+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9]
+	paddd xmm7, xmm0
+; x2 = mem128[pc]
+%line 3095+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm5, [r11]
+; x2 &= mem128[LANE0OFF32]
+%line 3096+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rel LANE0OFF32]
+	pand xmm5, xmm0
+; 4x x0 += x2
+%line 3097+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm5
+; x2 = x0
+%line 3098+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm5, xmm7
+; 4x x2 <<= 16
+%line 3099+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pslld xmm5, 16
+; (int32) 4x x2 >>= 16
+%line 3100+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm5, 16
+; 4x x0 -= x2
+%line 3101+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm7, xmm5
+; (int32) 4x x0 >>= 16
+%line 3102+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm7, 16
+; x1 = mem128[pa + 16]
+%line 3103+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm6, [r8 + 16]
+; 4x x1 += mem128[pb + 16]
+%line 3104+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 16]
+	paddd xmm6, xmm0
+; x3 = mem128[pc + 16]
+%line 3105+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 16]
+; 4x x1 += x3
+%line 3106+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm0
+; x3 = x1
+%line 3107+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm0, xmm6
+; 4x x3 <<= 16
+%line 3108+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pslld xmm0, 16
+; (int32) 4x x3 >>= 16
+%line 3109+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm0, 16
+; 4x x1 -= x3
+%line 3110+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm6, xmm0
+; (int32) 4x x1 >>= 16
+%line 3111+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm6, 16
+; x2 = packs32(x2, x3)
+%line 3112+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	packssdw xmm5, xmm0
+; x0 = packs32(x0, x1)
+%line 3113+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	packssdw xmm7, xmm6
+; 8x x3 = mulhi(x2, x6)
+%line 3114+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm6, xmm5
+	pmulhw xmm6, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 3115+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm6, xmm0
+; (int16) 8x x3 >>= 10
+%line 3116+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psraw xmm6, 10
+; 8x x3 = x3 * x7
+%line 3117+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm6, xmm4
+; 8x x2 = x2 - x3
+%line 3118+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm5, xmm6
+; 8x x1 = mulhi(x0, x5)
+%line 3119+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm0, xmm7
+	pmulhw xmm0, xmm2
+; 8x x0 = x0 * x4
+%line 3120+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm7, xmm1
+; 8x x1 = x1 * x7
+%line 3121+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm0, xmm4
+; 8x x0 = x0 - x1
+%line 3122+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm7, xmm0
+; 8x x0 = x0 + x2
+%line 3123+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddw xmm7, xmm5
+; 8x x3 = mulhi(x0, x6)
+%line 3124+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm5, xmm7
+	pmulhw xmm5, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 3125+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm5, xmm0
+; (int16) 8x x3 >>= 10
+%line 3126+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psraw xmm5, 10
+; 8x x3 = x3 * x7
+%line 3127+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm5, xmm4
+; 8x x0 = x0 - x3
+%line 3128+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm7, xmm5
+; mem128[qd] = x0
+%line 3129+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rsi], xmm7
+; pa = pa + 32
+%line 3130+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r8, 32
+; pb = pb + 32
+%line 3131+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r9, 32
+; pc = pc + 32
+%line 3132+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r11, 32
+; qd = qd + 16
+%line 3133+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add rsi, 16
+; i1 = 26
+%line 3134+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r10, 26
+	mov rdi, rax
+align 32
+.Lloop29:
+; x0 = mem128[pa]
+%line 3136+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm7, [r8]
+; 4x x0 += mem128[pb]
+%line 3137+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9]
+	paddd xmm7, xmm0
+; x2 = mem128[pc]
+%line 3138+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11]
+; 4x x0 += x2
+%line 3139+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm0
+; x2 = x0
+%line 3140+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm5, xmm7
+; 4x x2 <<= 16
+%line 3141+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pslld xmm5, 16
+; (int32) 4x x2 >>= 16
+%line 3142+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm5, 16
+; 4x x0 -= x2
+%line 3143+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm7, xmm5
+; (int32) 4x x0 >>= 16
+%line 3144+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm7, 16
+; x1 = mem128[pa + 16]
+%line 3145+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm6, [r8 + 16]
+; 4x x1 += mem128[pb + 16]
+%line 3146+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 16]
+	paddd xmm6, xmm0
+; x3 = mem128[pc + 16]
+%line 3147+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 16]
+; 4x x1 += x3
+%line 3148+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm0
+; x3 = x1
+%line 3149+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm0, xmm6
+; 4x x3 <<= 16
+%line 3150+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pslld xmm0, 16
+; (int32) 4x x3 >>= 16
+%line 3151+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm0, 16
+; 4x x1 -= x3
+%line 3152+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm6, xmm0
+; (int32) 4x x1 >>= 16
+%line 3153+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm6, 16
+; x2 = packs32(x2, x3)
+%line 3154+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	packssdw xmm5, xmm0
+; x0 = packs32(x0, x1)
+%line 3155+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	packssdw xmm7, xmm6
+; 8x x3 = mulhi(x2, x6)
+%line 3156+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm6, xmm5
+	pmulhw xmm6, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 3157+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm6, xmm0
+; (int16) 8x x3 >>= 10
+%line 3158+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psraw xmm6, 10
+; 8x x3 = x3 * x7
+%line 3159+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm6, xmm4
+; 8x x2 = x2 - x3
+%line 3160+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm5, xmm6
+; 8x x1 = mulhi(x0, x5)
+%line 3161+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm0, xmm7
+	pmulhw xmm0, xmm2
+; 8x x0 = x0 * x4
+%line 3162+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm7, xmm1
+; 8x x1 = x1 * x7
+%line 3163+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm0, xmm4
+; 8x x0 = x0 - x1
+%line 3164+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm7, xmm0
+; 8x x0 = x0 + x2
+%line 3165+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddw xmm7, xmm5
+; 8x x3 = mulhi(x0, x6)
+%line 3166+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm5, xmm7
+	pmulhw xmm5, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 3167+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm5, xmm0
+; (int16) 8x x3 >>= 10
+%line 3168+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psraw xmm5, 10
+; 8x x3 = x3 * x7
+%line 3169+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm5, xmm4
+; 8x x0 = x0 - x3
+%line 3170+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm7, xmm5
+; mem128[qd] = x0
+%line 3171+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rsi], xmm7
+; x0 = mem128[pa + 32]
+%line 3172+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm7, [r8 + 32]
+; 4x x0 += mem128[pb + 32]
+%line 3173+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 32]
+	paddd xmm7, xmm0
+; x2 = mem128[pc + 32]
+%line 3174+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 32]
+; 4x x0 += x2
+%line 3175+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm0
+; x2 = x0
+%line 3176+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm5, xmm7
+; 4x x2 <<= 16
+%line 3177+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pslld xmm5, 16
+; (int32) 4x x2 >>= 16
+%line 3178+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm5, 16
+; 4x x0 -= x2
+%line 3179+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm7, xmm5
+; (int32) 4x x0 >>= 16
+%line 3180+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm7, 16
+; x1 = mem128[pa + 48]
+%line 3181+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm6, [r8 + 48]
+; 4x x1 += mem128[pb + 48]
+%line 3182+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 48]
+	paddd xmm6, xmm0
+; x3 = mem128[pc + 48]
+%line 3183+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 48]
+; 4x x1 += x3
+%line 3184+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm0
+; x3 = x1
+%line 3185+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm0, xmm6
+; 4x x3 <<= 16
+%line 3186+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pslld xmm0, 16
+; (int32) 4x x3 >>= 16
+%line 3187+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm0, 16
+; 4x x1 -= x3
+%line 3188+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm6, xmm0
+; (int32) 4x x1 >>= 16
+%line 3189+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm6, 16
+; x2 = packs32(x2, x3)
+%line 3190+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	packssdw xmm5, xmm0
+; x0 = packs32(x0, x1)
+%line 3191+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	packssdw xmm7, xmm6
+; 8x x3 = mulhi(x2, x6)
+%line 3192+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm6, xmm5
+	pmulhw xmm6, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 3193+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm6, xmm0
+; (int16) 8x x3 >>= 10
+%line 3194+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psraw xmm6, 10
+; 8x x3 = x3 * x7
+%line 3195+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm6, xmm4
+; 8x x2 = x2 - x3
+%line 3196+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm5, xmm6
+; 8x x1 = mulhi(x0, x5)
+%line 3197+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm0, xmm7
+	pmulhw xmm0, xmm2
+; 8x x0 = x0 * x4
+%line 3198+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm7, xmm1
+; 8x x1 = x1 * x7
+%line 3199+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm0, xmm4
+; 8x x0 = x0 - x1
+%line 3200+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm7, xmm0
+; 8x x0 = x0 + x2
+%line 3201+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddw xmm7, xmm5
+; 8x x3 = mulhi(x0, x6)
+%line 3202+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm5, xmm7
+	pmulhw xmm5, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 3203+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm5, xmm0
+; (int16) 8x x3 >>= 10
+%line 3204+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psraw xmm5, 10
+; 8x x3 = x3 * x7
+%line 3205+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm5, xmm4
+; 8x x0 = x0 - x3
+%line 3206+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm7, xmm5
+; mem128[qd + 16] = x0
+%line 3207+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rsi + 16], xmm7
+; x0 = mem128[pa + 64]
+%line 3208+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm7, [r8 + 64]
+; 4x x0 += mem128[pb + 64]
+%line 3209+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 64]
+	paddd xmm7, xmm0
+; x2 = mem128[pc + 64]
+%line 3210+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 64]
+; 4x x0 += x2
+%line 3211+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm0
+; x2 = x0
+%line 3212+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm5, xmm7
+; 4x x2 <<= 16
+%line 3213+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pslld xmm5, 16
+; (int32) 4x x2 >>= 16
+%line 3214+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm5, 16
+; 4x x0 -= x2
+%line 3215+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm7, xmm5
+; (int32) 4x x0 >>= 16
+%line 3216+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm7, 16
+; x1 = mem128[pa + 80]
+%line 3217+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm6, [r8 + 80]
+; 4x x1 += mem128[pb + 80]
+%line 3218+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 80]
+	paddd xmm6, xmm0
+; x3 = mem128[pc + 80]
+%line 3219+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 80]
+; 4x x1 += x3
+%line 3220+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm0
+; x3 = x1
+%line 3221+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm0, xmm6
+; 4x x3 <<= 16
+%line 3222+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pslld xmm0, 16
+; (int32) 4x x3 >>= 16
+%line 3223+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm0, 16
+; 4x x1 -= x3
+%line 3224+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm6, xmm0
+; (int32) 4x x1 >>= 16
+%line 3225+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm6, 16
+; x2 = packs32(x2, x3)
+%line 3226+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	packssdw xmm5, xmm0
+; x0 = packs32(x0, x1)
+%line 3227+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	packssdw xmm7, xmm6
+; 8x x3 = mulhi(x2, x6)
+%line 3228+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm6, xmm5
+	pmulhw xmm6, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 3229+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm6, xmm0
+; (int16) 8x x3 >>= 10
+%line 3230+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psraw xmm6, 10
+; 8x x3 = x3 * x7
+%line 3231+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm6, xmm4
+; 8x x2 = x2 - x3
+%line 3232+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm5, xmm6
+; 8x x1 = mulhi(x0, x5)
+%line 3233+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm0, xmm7
+	pmulhw xmm0, xmm2
+; 8x x0 = x0 * x4
+%line 3234+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm7, xmm1
+; 8x x1 = x1 * x7
+%line 3235+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm0, xmm4
+; 8x x0 = x0 - x1
+%line 3236+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm7, xmm0
+; 8x x0 = x0 + x2
+%line 3237+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddw xmm7, xmm5
+; 8x x3 = mulhi(x0, x6)
+%line 3238+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm5, xmm7
+	pmulhw xmm5, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 3239+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm5, xmm0
+; (int16) 8x x3 >>= 10
+%line 3240+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psraw xmm5, 10
+; 8x x3 = x3 * x7
+%line 3241+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm5, xmm4
+; 8x x0 = x0 - x3
+%line 3242+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm7, xmm5
+; mem128[qd + 32] = x0
+%line 3243+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rsi + 32], xmm7
+; x0 = mem128[pa + 96]
+%line 3244+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm7, [r8 + 96]
+; 4x x0 += mem128[pb + 96]
+%line 3245+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 96]
+	paddd xmm7, xmm0
+; x2 = mem128[pc + 96]
+%line 3246+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 96]
+; 4x x0 += x2
+%line 3247+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm0
+; x2 = x0
+%line 3248+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm5, xmm7
+; 4x x2 <<= 16
+%line 3249+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pslld xmm5, 16
+; (int32) 4x x2 >>= 16
+%line 3250+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm5, 16
+; 4x x0 -= x2
+%line 3251+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm7, xmm5
+; (int32) 4x x0 >>= 16
+%line 3252+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm7, 16
+; x1 = mem128[pa + 112]
+%line 3253+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm6, [r8 + 112]
+; 4x x1 += mem128[pb + 112]
+%line 3254+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 112]
+	paddd xmm6, xmm0
+; x3 = mem128[pc + 112]
+%line 3255+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 112]
+; 4x x1 += x3
+%line 3256+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm0
+; x3 = x1
+%line 3257+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm0, xmm6
+; 4x x3 <<= 16
+%line 3258+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pslld xmm0, 16
+; (int32) 4x x3 >>= 16
+%line 3259+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm0, 16
+; 4x x1 -= x3
+%line 3260+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm6, xmm0
+; (int32) 4x x1 >>= 16
+%line 3261+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm6, 16
+; x2 = packs32(x2, x3)
+%line 3262+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	packssdw xmm5, xmm0
+; x0 = packs32(x0, x1)
+%line 3263+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	packssdw xmm7, xmm6
+; 8x x3 = mulhi(x2, x6)
+%line 3264+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm6, xmm5
+	pmulhw xmm6, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 3265+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm6, xmm0
+; (int16) 8x x3 >>= 10
+%line 3266+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psraw xmm6, 10
+; 8x x3 = x3 * x7
+%line 3267+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm6, xmm4
+; 8x x2 = x2 - x3
+%line 3268+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm5, xmm6
+; 8x x1 = mulhi(x0, x5)
+%line 3269+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm0, xmm7
+	pmulhw xmm0, xmm2
+; 8x x0 = x0 * x4
+%line 3270+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm7, xmm1
+; 8x x1 = x1 * x7
+%line 3271+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm0, xmm4
+; 8x x0 = x0 - x1
+%line 3272+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm7, xmm0
+; 8x x0 = x0 + x2
+%line 3273+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddw xmm7, xmm5
+; 8x x3 = mulhi(x0, x6)
+%line 3274+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm5, xmm7
+	pmulhw xmm5, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 3275+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm5, xmm0
+; (int16) 8x x3 >>= 10
+%line 3276+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psraw xmm5, 10
+; 8x x3 = x3 * x7
+%line 3277+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm5, xmm4
+; 8x x0 = x0 - x3
+%line 3278+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm7, xmm5
+; mem128[qd + 48] = x0
+%line 3279+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rsi + 48], xmm7
+; pa = pa + 128
+%line 3280+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r8, 128
+; pb = pb + 128
+%line 3281+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r9, 128
+; pc = pc + 128
+%line 3282+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add r11, 128
+; qd = qd + 64
+%line 3283+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add rsi, 64
 ; i1 = i1 - 1
-%line 1776+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r11, 1
+%line 3284+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	sub r10, 1
 ; =? i1 - 0
-%line 1777+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r11, 0
-; goto loop36 if !=
-%line 1778+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	jne .Lloop36
+%line 3285+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	cmp r10, 0
+; goto loop29 if !=
+%line 3286+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	jne .Lloop29
 ; x0 = mem128[pa]
-%line 1779+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm5, xmm3
-	movdqu xmm1, [r8]
-; x1 = mem128[pb]
-%line 1780+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3287+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm7, [r8]
+; 4x x0 += mem128[pb]
+%line 3288+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9]
+	paddd xmm7, xmm0
 ; x2 = mem128[pc]
-%line 1781+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10]
-; 8x x0 = x0 + x1
-%line 1782+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm0
-; 8x x0 = x0 + x2
-%line 1783+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm2
-; 8x x1 = mulhi(x0, x6)
-%line 1784+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm5
-; 8x x1 = x1 + mem128[BRND]
-%line 1785+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
-; (int16) 8x x1 >>= 10
-%line 1786+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psraw xmm2, 10
-; 8x x1 = x1 * x7
-%line 1787+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm2, xmm7
-; 8x x0 = x0 - x1
-%line 1788+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm2
-; mem128[qd] = x0
-%line 1789+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi], xmm1
-; x0 = mem128[pa + 16]
-%line 1790+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 16]
-; x1 = mem128[pb + 16]
-%line 1791+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3289+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11]
+; 4x x0 += x2
+%line 3290+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm0
+; x2 = x0
+%line 3291+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm5, xmm7
+; 4x x2 <<= 16
+%line 3292+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pslld xmm5, 16
+; (int32) 4x x2 >>= 16
+%line 3293+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm5, 16
+; 4x x0 -= x2
+%line 3294+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm7, xmm5
+; (int32) 4x x0 >>= 16
+%line 3295+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm7, 16
+; x1 = mem128[pa + 16]
+%line 3296+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm6, [r8 + 16]
+; 4x x1 += mem128[pb + 16]
+%line 3297+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9 + 16]
-; x2 = mem128[pc + 16]
-%line 1792+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 16]
-; 8x x0 = x0 + x1
-%line 1793+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm0
-; 8x x0 = x0 + x2
-%line 1794+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm2
-; 8x x1 = mulhi(x0, x6)
-%line 1795+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm5
-; 8x x1 = x1 + mem128[BRND]
-%line 1796+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm0
+; x3 = mem128[pc + 16]
+%line 3298+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 16]
+; 4x x1 += x3
+%line 3299+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm0
+; x3 = x1
+%line 3300+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm0, xmm6
+; 4x x3 <<= 16
+%line 3301+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pslld xmm0, 16
+; (int32) 4x x3 >>= 16
+%line 3302+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm0, 16
+; 4x x1 -= x3
+%line 3303+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm6, xmm0
+; (int32) 4x x1 >>= 16
+%line 3304+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm6, 16
+; x2 = packs32(x2, x3)
+%line 3305+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	packssdw xmm5, xmm0
+; x0 = packs32(x0, x1)
+%line 3306+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	packssdw xmm7, xmm6
+; 8x x3 = mulhi(x2, x6)
+%line 3307+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm6, xmm5
+	pmulhw xmm6, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 3308+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
-; (int16) 8x x1 >>= 10
-%line 1797+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psraw xmm2, 10
+	paddw xmm6, xmm0
+; (int16) 8x x3 >>= 10
+%line 3309+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psraw xmm6, 10
+; 8x x3 = x3 * x7
+%line 3310+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm6, xmm4
+; 8x x2 = x2 - x3
+%line 3311+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm5, xmm6
+; 8x x1 = mulhi(x0, x5)
+%line 3312+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm0, xmm7
+	pmulhw xmm0, xmm2
+; 8x x0 = x0 * x4
+%line 3313+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm7, xmm1
 ; 8x x1 = x1 * x7
-%line 1798+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm2, xmm7
+%line 3314+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm0, xmm4
 ; 8x x0 = x0 - x1
-%line 1799+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm2
-; mem128[qd + 16] = x0
-%line 1800+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 16], xmm1
+%line 3315+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm7, xmm0
+; 8x x0 = x0 + x2
+%line 3316+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddw xmm7, xmm5
+; 8x x3 = mulhi(x0, x6)
+%line 3317+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm5, xmm7
+	pmulhw xmm5, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 3318+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm5, xmm0
+; (int16) 8x x3 >>= 10
+%line 3319+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psraw xmm5, 10
+; 8x x3 = x3 * x7
+%line 3320+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm5, xmm4
+; 8x x0 = x0 - x3
+%line 3321+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm7, xmm5
+; mem128[qd] = x0
+%line 3322+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rsi], xmm7
 ; x0 = mem128[pa + 32]
-%line 1801+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 32]
-; x1 = mem128[pb + 32]
-%line 1802+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3323+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm7, [r8 + 32]
+; 4x x0 += mem128[pb + 32]
+%line 3324+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9 + 32]
+	paddd xmm7, xmm0
 ; x2 = mem128[pc + 32]
-%line 1803+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 32]
-; 8x x0 = x0 + x1
-%line 1804+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm0
-; 8x x0 = x0 + x2
-%line 1805+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm1, xmm2
-; 8x x1 = mulhi(x0, x6)
-%line 1806+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm5
-; 8x x1 = x1 + mem128[BRND]
-%line 1807+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3325+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 32]
+; 4x x0 += x2
+%line 3326+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm0
+; x2 = x0
+%line 3327+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm5, xmm7
+; 4x x2 <<= 16
+%line 3328+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pslld xmm5, 16
+; (int32) 4x x2 >>= 16
+%line 3329+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm5, 16
+; 4x x0 -= x2
+%line 3330+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm7, xmm5
+; (int32) 4x x0 >>= 16
+%line 3331+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm7, 16
+; x1 = mem128[pa + 48]
+%line 3332+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm6, [r8 + 48]
+; 4x x1 += mem128[pb + 48]
+%line 3333+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 48]
+	paddd xmm6, xmm0
+; x3 = mem128[pc + 48]
+%line 3334+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 48]
+; 4x x1 += x3
+%line 3335+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm0
+; x3 = x1
+%line 3336+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm0, xmm6
+; 4x x3 <<= 16
+%line 3337+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pslld xmm0, 16
+; (int32) 4x x3 >>= 16
+%line 3338+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm0, 16
+; 4x x1 -= x3
+%line 3339+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm6, xmm0
+; (int32) 4x x1 >>= 16
+%line 3340+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm6, 16
+; x2 = packs32(x2, x3)
+%line 3341+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	packssdw xmm5, xmm0
+; x0 = packs32(x0, x1)
+%line 3342+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	packssdw xmm7, xmm6
+; 8x x3 = mulhi(x2, x6)
+%line 3343+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm6, xmm5
+	pmulhw xmm6, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 3344+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
-; (int16) 8x x1 >>= 10
-%line 1808+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psraw xmm2, 10
+	paddw xmm6, xmm0
+; (int16) 8x x3 >>= 10
+%line 3345+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psraw xmm6, 10
+; 8x x3 = x3 * x7
+%line 3346+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm6, xmm4
+; 8x x2 = x2 - x3
+%line 3347+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm5, xmm6
+; 8x x1 = mulhi(x0, x5)
+%line 3348+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm0, xmm7
+	pmulhw xmm0, xmm2
+; 8x x0 = x0 * x4
+%line 3349+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm7, xmm1
 ; 8x x1 = x1 * x7
-%line 1809+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm2, xmm7
+%line 3350+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm0, xmm4
 ; 8x x0 = x0 - x1
-%line 1810+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm2
+%line 3351+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm7, xmm0
+; 8x x0 = x0 + x2
+%line 3352+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddw xmm7, xmm5
+; 8x x3 = mulhi(x0, x6)
+%line 3353+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm5, xmm7
+	pmulhw xmm5, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 3354+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm5, xmm0
+; (int16) 8x x3 >>= 10
+%line 3355+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psraw xmm5, 10
+; 8x x3 = x3 * x7
+%line 3356+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm5, xmm4
+; 8x x0 = x0 - x3
+%line 3357+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm7, xmm5
+; mem128[qd + 16] = x0
+%line 3358+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rsi + 16], xmm7
+; x0 = mem128[pa + 64]
+%line 3359+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm7, [r8 + 64]
+; 4x x0 += mem128[pb + 64]
+%line 3360+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 64]
+	paddd xmm7, xmm0
+; x2 = mem128[pc + 64]
+%line 3361+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 64]
+; 4x x0 += x2
+%line 3362+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm7, xmm0
+; x2 = x0
+%line 3363+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm5, xmm7
+; 4x x2 <<= 16
+%line 3364+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pslld xmm5, 16
+; (int32) 4x x2 >>= 16
+%line 3365+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm5, 16
+; 4x x0 -= x2
+%line 3366+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm7, xmm5
+; (int32) 4x x0 >>= 16
+%line 3367+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm7, 16
+; x1 = mem128[pa + 80]
+%line 3368+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm6, [r8 + 80]
+; 4x x1 += mem128[pb + 80]
+%line 3369+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r9 + 80]
+	paddd xmm6, xmm0
+; x3 = mem128[pc + 80]
+%line 3370+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [r11 + 80]
+; 4x x1 += x3
+%line 3371+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddd xmm6, xmm0
+; x3 = x1
+%line 3372+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm0, xmm6
+; 4x x3 <<= 16
+%line 3373+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pslld xmm0, 16
+; (int32) 4x x3 >>= 16
+%line 3374+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm0, 16
+; 4x x1 -= x3
+%line 3375+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubd xmm6, xmm0
+; (int32) 4x x1 >>= 16
+%line 3376+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psrad xmm6, 16
+; x2 = packs32(x2, x3)
+%line 3377+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	packssdw xmm5, xmm0
+; x0 = packs32(x0, x1)
+%line 3378+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	packssdw xmm7, xmm6
+; 8x x3 = mulhi(x2, x6)
+%line 3379+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm6, xmm5
+	pmulhw xmm6, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 3380+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm6, xmm0
+; (int16) 8x x3 >>= 10
+%line 3381+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psraw xmm6, 10
+; 8x x3 = x3 * x7
+%line 3382+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm6, xmm4
+; 8x x2 = x2 - x3
+%line 3383+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm5, xmm6
+; 8x x1 = mulhi(x0, x5)
+%line 3384+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm0, xmm7
+	pmulhw xmm0, xmm2
+; 8x x0 = x0 * x4
+%line 3385+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm7, xmm1
+; 8x x1 = x1 * x7
+%line 3386+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm0, xmm4
+; 8x x0 = x0 - x1
+%line 3387+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm7, xmm0
+; 8x x0 = x0 + x2
+%line 3388+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	paddw xmm7, xmm5
+; 8x x3 = mulhi(x0, x6)
+%line 3389+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqa xmm1, xmm7
+	pmulhw xmm1, xmm3
+; 8x x3 = x3 + mem128[BRND]
+%line 3390+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu xmm0, [rel BRND]
+	paddw xmm1, xmm0
+; (int16) 8x x3 >>= 10
+%line 3391+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psraw xmm1, 10
+; 8x x3 = x3 * x7
+%line 3392+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	pmullw xmm1, xmm4
+; 8x x0 = x0 - x3
+%line 3393+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	psubw xmm7, xmm1
 ; mem128[qd + 32] = x0
-%line 1811+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [rsi + 32], xmm1
-; pa = w + 270016
-%line 1812+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rax
-	lea r8, [r11 + 270016]
+%line 3394+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	movdqu [rsi + 32], xmm7
+; pa = w + 159680
+%line 3395+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r10, rcx
+	lea r8, [r10 + 159680]
 ; x0 = mem128[pa]
-%line 1813+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3396+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8]
 ; mem128[out] = x0
-%line 1814+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3397+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi], xmm0
 ; x0 = mem128[pa + 16]
-%line 1815+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3398+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 16]
 ; mem128[out + 16] = x0
-%line 1816+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3399+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 16], xmm0
 ; x0 = mem128[pa + 32]
-%line 1817+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3400+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 32]
 ; mem128[out + 32] = x0
-%line 1818+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3401+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 32], xmm0
 ; x0 = mem128[pa + 48]
-%line 1819+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3402+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 48]
 ; mem128[out + 48] = x0
-%line 1820+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3403+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 48], xmm0
 ; x0 = mem128[pa + 64]
-%line 1821+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3404+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 64]
 ; mem128[out + 64] = x0
-%line 1822+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3405+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 64], xmm0
 ; x0 = mem128[pa + 80]
-%line 1823+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3406+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 80]
 ; mem128[out + 80] = x0
-%line 1824+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3407+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 80], xmm0
 ; x0 = mem128[pa + 96]
-%line 1825+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3408+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 96]
 ; mem128[out + 96] = x0
-%line 1826+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3409+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 96], xmm0
 ; x0 = mem128[pa + 112]
-%line 1827+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3410+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 112]
 ; mem128[out + 112] = x0
-%line 1828+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3411+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 112], xmm0
 ; x0 = mem128[pa + 128]
-%line 1829+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3412+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 128]
 ; mem128[out + 128] = x0
-%line 1830+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3413+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 128], xmm0
 ; x0 = mem128[pa + 144]
-%line 1831+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3414+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 144]
 ; mem128[out + 144] = x0
-%line 1832+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3415+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 144], xmm0
 ; x0 = mem128[pa + 160]
-%line 1833+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3416+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 160]
 ; mem128[out + 160] = x0
-%line 1834+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3417+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 160], xmm0
 ; x0 = mem128[pa + 176]
-%line 1835+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3418+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 176]
 ; mem128[out + 176] = x0
-%line 1836+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3419+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 176], xmm0
 ; x0 = mem128[pa + 192]
-%line 1837+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3420+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 192]
 ; mem128[out + 192] = x0
-%line 1838+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3421+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 192], xmm0
 ; x0 = mem128[pa + 208]
-%line 1839+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3422+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 208]
 ; mem128[out + 208] = x0
-%line 1840+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3423+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 208], xmm0
 ; x0 = mem128[pa + 224]
-%line 1841+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3424+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 224]
 ; mem128[out + 224] = x0
-%line 1842+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3425+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 224], xmm0
 ; x0 = mem128[pa + 240]
-%line 1843+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3426+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 240]
 ; mem128[out + 240] = x0
-%line 1844+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3427+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 240], xmm0
 ; x0 = mem128[pa + 256]
-%line 1845+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3428+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 256]
 ; mem128[out + 256] = x0
-%line 1846+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3429+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 256], xmm0
 ; x0 = mem128[pa + 272]
-%line 1847+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3430+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 272]
 ; mem128[out + 272] = x0
-%line 1848+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3431+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 272], xmm0
 ; x0 = mem128[pa + 288]
-%line 1849+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3432+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 288]
 ; mem128[out + 288] = x0
-%line 1850+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3433+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 288], xmm0
 ; x0 = mem128[pa + 304]
-%line 1851+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3434+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 304]
 ; mem128[out + 304] = x0
-%line 1852+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3435+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 304], xmm0
 ; x0 = mem128[pa + 320]
-%line 1853+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3436+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 320]
 ; mem128[out + 320] = x0
-%line 1854+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3437+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 320], xmm0
 ; x0 = mem128[pa + 336]
-%line 1855+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3438+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 336]
 ; mem128[out + 336] = x0
-%line 1856+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3439+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 336], xmm0
 ; x0 = mem128[pa + 352]
-%line 1857+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3440+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 352]
 ; mem128[out + 352] = x0
-%line 1858+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3441+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 352], xmm0
 ; x0 = mem128[pa + 368]
-%line 1859+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3442+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 368]
 ; mem128[out + 368] = x0
-%line 1860+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3443+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 368], xmm0
 ; x0 = mem128[pa + 384]
-%line 1861+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3444+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 384]
 ; mem128[out + 384] = x0
-%line 1862+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3445+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 384], xmm0
 ; x0 = mem128[pa + 400]
-%line 1863+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3446+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 400]
 ; mem128[out + 400] = x0
-%line 1864+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3447+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 400], xmm0
 ; x0 = mem128[pa + 416]
-%line 1865+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3448+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 416]
 ; mem128[out + 416] = x0
-%line 1866+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3449+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 416], xmm0
 ; x0 = mem128[pa + 432]
-%line 1867+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3450+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 432]
 ; mem128[out + 432] = x0
-%line 1868+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3451+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 432], xmm0
 ; x0 = mem128[pa + 448]
-%line 1869+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3452+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 448]
 ; mem128[out + 448] = x0
-%line 1870+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3453+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 448], xmm0
 ; x0 = mem128[pa + 464]
-%line 1871+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3454+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 464]
 ; mem128[out + 464] = x0
-%line 1872+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3455+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 464], xmm0
 ; x0 = mem128[pa + 480]
-%line 1873+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3456+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 480]
 ; mem128[out + 480] = x0
-%line 1874+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3457+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 480], xmm0
 ; x0 = mem128[pa + 496]
-%line 1875+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3458+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 496]
 ; mem128[out + 496] = x0
-%line 1876+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3459+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 496], xmm0
 ; x0 = mem128[pa + 512]
-%line 1877+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3460+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 512]
 ; mem128[out + 512] = x0
-%line 1878+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3461+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 512], xmm0
 ; x0 = mem128[pa + 528]
-%line 1879+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3462+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 528]
 ; mem128[out + 528] = x0
-%line 1880+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3463+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 528], xmm0
 ; x0 = mem128[pa + 544]
-%line 1881+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3464+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 544]
 ; mem128[out + 544] = x0
-%line 1882+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3465+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 544], xmm0
 ; x0 = mem128[pa + 560]
-%line 1883+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3466+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 560]
 ; mem128[out + 560] = x0
-%line 1884+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3467+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 560], xmm0
 ; x0 = mem128[pa + 576]
-%line 1885+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3468+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 576]
 ; mem128[out + 576] = x0
-%line 1886+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3469+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 576], xmm0
 ; x0 = mem128[pa + 592]
-%line 1887+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3470+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 592]
 ; mem128[out + 592] = x0
-%line 1888+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3471+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 592], xmm0
 ; x0 = mem128[pa + 608]
-%line 1889+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3472+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 608]
 ; mem128[out + 608] = x0
-%line 1890+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3473+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 608], xmm0
 ; x0 = mem128[pa + 624]
-%line 1891+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3474+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 624]
 ; mem128[out + 624] = x0
-%line 1892+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3475+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 624], xmm0
 ; x0 = mem128[pa + 640]
-%line 1893+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3476+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 640]
 ; mem128[out + 640] = x0
-%line 1894+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3477+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 640], xmm0
 ; x0 = mem128[pa + 656]
-%line 1895+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3478+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 656]
 ; mem128[out + 656] = x0
-%line 1896+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3479+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 656], xmm0
 ; x0 = mem128[pa + 672]
-%line 1897+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3480+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 672]
 ; mem128[out + 672] = x0
-%line 1898+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3481+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 672], xmm0
 ; x0 = mem128[pa + 688]
-%line 1899+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3482+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 688]
 ; mem128[out + 688] = x0
-%line 1900+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3483+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 688], xmm0
 ; x0 = mem128[pa + 704]
-%line 1901+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3484+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 704]
 ; mem128[out + 704] = x0
-%line 1902+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3485+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 704], xmm0
 ; x0 = mem128[pa + 720]
-%line 1903+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3486+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 720]
 ; mem128[out + 720] = x0
-%line 1904+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3487+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 720], xmm0
 ; x0 = mem128[pa + 736]
-%line 1905+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3488+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 736]
 ; mem128[out + 736] = x0
-%line 1906+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3489+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 736], xmm0
 ; x0 = mem128[pa + 752]
-%line 1907+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3490+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 752]
 ; mem128[out + 752] = x0
-%line 1908+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3491+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 752], xmm0
 ; x0 = mem128[pa + 768]
-%line 1909+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3492+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 768]
 ; mem128[out + 768] = x0
-%line 1910+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3493+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 768], xmm0
 ; x0 = mem128[pa + 784]
-%line 1911+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3494+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 784]
 ; mem128[out + 784] = x0
-%line 1912+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3495+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 784], xmm0
 ; x0 = mem128[pa + 800]
-%line 1913+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3496+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 800]
 ; mem128[out + 800] = x0
-%line 1914+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3497+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 800], xmm0
 ; x0 = mem128[pa + 816]
-%line 1915+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3498+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 816]
 ; mem128[out + 816] = x0
-%line 1916+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3499+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 816], xmm0
 ; x0 = mem128[pa + 832]
-%line 1917+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3500+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 832]
 ; mem128[out + 832] = x0
-%line 1918+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3501+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 832], xmm0
 ; x0 = mem128[pa + 848]
-%line 1919+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3502+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 848]
 ; mem128[out + 848] = x0
-%line 1920+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3503+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 848], xmm0
 ; x0 = mem128[pa + 864]
-%line 1921+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3504+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 864]
 ; mem128[out + 864] = x0
-%line 1922+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3505+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 864], xmm0
 ; x0 = mem128[pa + 880]
-%line 1923+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3506+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 880]
 ; mem128[out + 880] = x0
-%line 1924+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3507+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 880], xmm0
 ; x0 = mem128[pa + 896]
-%line 1925+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3508+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 896]
 ; mem128[out + 896] = x0
-%line 1926+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3509+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 896], xmm0
 ; x0 = mem128[pa + 912]
-%line 1927+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3510+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 912]
 ; mem128[out + 912] = x0
-%line 1928+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3511+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 912], xmm0
 ; x0 = mem128[pa + 928]
-%line 1929+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3512+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 928]
 ; mem128[out + 928] = x0
-%line 1930+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3513+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 928], xmm0
 ; x0 = mem128[pa + 944]
-%line 1931+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3514+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 944]
 ; mem128[out + 944] = x0
-%line 1932+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3515+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 944], xmm0
 ; x0 = mem128[pa + 960]
-%line 1933+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3516+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 960]
 ; mem128[out + 960] = x0
-%line 1934+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3517+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 960], xmm0
 ; x0 = mem128[pa + 976]
-%line 1935+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3518+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 976]
 ; mem128[out + 976] = x0
-%line 1936+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3519+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 976], xmm0
 ; x0 = mem128[pa + 992]
-%line 1937+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3520+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 992]
 ; mem128[out + 992] = x0
-%line 1938+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3521+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 992], xmm0
 ; x0 = mem128[pa + 1008]
-%line 1939+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3522+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1008]
 ; mem128[out + 1008] = x0
-%line 1940+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3523+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1008], xmm0
 ; x0 = mem128[pa + 1024]
-%line 1941+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3524+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1024]
 ; mem128[out + 1024] = x0
-%line 1942+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3525+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1024], xmm0
 ; x0 = mem128[pa + 1040]
-%line 1943+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3526+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1040]
 ; mem128[out + 1040] = x0
-%line 1944+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3527+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1040], xmm0
 ; x0 = mem128[pa + 1056]
-%line 1945+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3528+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1056]
 ; mem128[out + 1056] = x0
-%line 1946+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3529+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1056], xmm0
 ; x0 = mem128[pa + 1072]
-%line 1947+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3530+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1072]
 ; mem128[out + 1072] = x0
-%line 1948+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3531+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1072], xmm0
 ; x0 = mem128[pa + 1088]
-%line 1949+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3532+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1088]
 ; mem128[out + 1088] = x0
-%line 1950+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3533+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1088], xmm0
 ; x0 = mem128[pa + 1104]
-%line 1951+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3534+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1104]
 ; mem128[out + 1104] = x0
-%line 1952+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3535+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1104], xmm0
 ; x0 = mem128[pa + 1120]
-%line 1953+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3536+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1120]
 ; mem128[out + 1120] = x0
-%line 1954+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3537+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1120], xmm0
 ; x0 = mem128[pa + 1136]
-%line 1955+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3538+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1136]
 ; mem128[out + 1136] = x0
-%line 1956+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3539+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1136], xmm0
 ; x0 = mem128[pa + 1152]
-%line 1957+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3540+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1152]
 ; mem128[out + 1152] = x0
-%line 1958+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3541+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1152], xmm0
 ; x0 = mem128[pa + 1168]
-%line 1959+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3542+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1168]
 ; mem128[out + 1168] = x0
-%line 1960+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3543+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1168], xmm0
 ; x0 = mem128[pa + 1184]
-%line 1961+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3544+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1184]
 ; mem128[out + 1184] = x0
-%line 1962+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3545+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1184], xmm0
 ; x0 = mem128[pa + 1200]
-%line 1963+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3546+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1200]
 ; mem128[out + 1200] = x0
-%line 1964+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3547+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1200], xmm0
 ; x0 = mem128[pa + 1216]
-%line 1965+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3548+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1216]
 ; mem128[out + 1216] = x0
-%line 1966+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3549+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1216], xmm0
 ; x0 = mem128[pa + 1232]
-%line 1967+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3550+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1232]
 ; mem128[out + 1232] = x0
-%line 1968+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3551+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1232], xmm0
 ; x0 = mem128[pa + 1248]
-%line 1969+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3552+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1248]
 ; mem128[out + 1248] = x0
-%line 1970+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3553+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1248], xmm0
 ; x0 = mem128[pa + 1264]
-%line 1971+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3554+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1264]
 ; mem128[out + 1264] = x0
-%line 1972+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3555+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1264], xmm0
 ; x0 = mem128[pa + 1280]
-%line 1973+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3556+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1280]
 ; mem128[out + 1280] = x0
-%line 1974+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3557+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1280], xmm0
 ; x0 = mem128[pa + 1296]
-%line 1975+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3558+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1296]
 ; mem128[out + 1296] = x0
-%line 1976+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3559+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1296], xmm0
 ; x0 = mem128[pa + 1312]
-%line 1977+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3560+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1312]
 ; mem128[out + 1312] = x0
-%line 1978+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3561+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1312], xmm0
 ; x0 = mem128[pa + 1328]
-%line 1979+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3562+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1328]
 ; mem128[out + 1328] = x0
-%line 1980+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3563+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1328], xmm0
 ; x0 = mem128[pa + 1344]
-%line 1981+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3564+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1344]
 ; mem128[out + 1344] = x0
-%line 1982+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3565+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1344], xmm0
 ; x0 = mem128[pa + 1360]
-%line 1983+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3566+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1360]
 ; mem128[out + 1360] = x0
-%line 1984+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3567+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1360], xmm0
 ; x0 = mem128[pa + 1376]
-%line 1985+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3568+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1376]
 ; mem128[out + 1376] = x0
-%line 1986+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3569+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1376], xmm0
 ; x0 = mem128[pa + 1392]
-%line 1987+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3570+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1392]
 ; mem128[out + 1392] = x0
-%line 1988+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3571+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1392], xmm0
 ; x0 = mem128[pa + 1408]
-%line 1989+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3572+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1408]
 ; mem128[out + 1408] = x0
-%line 1990+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3573+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1408], xmm0
 ; x0 = mem128[pa + 1424]
-%line 1991+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3574+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1424]
 ; mem128[out + 1424] = x0
-%line 1992+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3575+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1424], xmm0
 ; x0 = mem128[pa + 1440]
-%line 1993+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3576+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1440]
 ; mem128[out + 1440] = x0
-%line 1994+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3577+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1440], xmm0
 ; x0 = mem128[pa + 1456]
-%line 1995+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3578+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1456]
 ; mem128[out + 1456] = x0
-%line 1996+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3579+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1456], xmm0
 ; x0 = mem128[pa + 1472]
-%line 1997+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3580+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1472]
 ; mem128[out + 1472] = x0
-%line 1998+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3581+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1472], xmm0
 ; x0 = mem128[pa + 1488]
-%line 1999+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3582+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1488]
 ; mem128[out + 1488] = x0
-%line 2000+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3583+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1488], xmm0
 ; x0 = mem128[pa + 1504]
-%line 2001+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3584+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1504]
 ; mem128[out + 1504] = x0
-%line 2002+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3585+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1504], xmm0
 ; x0 = mem128[pa + 1520]
-%line 2003+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3586+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1520]
 ; mem128[out + 1520] = x0
-%line 2004+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3587+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1520], xmm0
 ; x0 = mem128[pa + 1536]
-%line 2005+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3588+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1536]
 ; mem128[out + 1536] = x0
-%line 2006+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3589+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1536], xmm0
 ; x0 = mem128[pa + 1552]
-%line 2007+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3590+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1552]
 ; mem128[out + 1552] = x0
-%line 2008+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3591+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1552], xmm0
 ; x0 = mem128[pa + 1568]
-%line 2009+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3592+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1568]
 ; mem128[out + 1568] = x0
-%line 2010+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3593+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1568], xmm0
 ; x0 = mem128[pa + 1584]
-%line 2011+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3594+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1584]
 ; mem128[out + 1584] = x0
-%line 2012+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3595+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1584], xmm0
 ; x0 = mem128[pa + 1600]
-%line 2013+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3596+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1600]
 ; mem128[out + 1600] = x0
-%line 2014+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3597+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1600], xmm0
 ; x0 = mem128[pa + 1616]
-%line 2015+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3598+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1616]
 ; mem128[out + 1616] = x0
-%line 2016+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3599+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1616], xmm0
 ; x0 = mem128[pa + 1632]
-%line 2017+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3600+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1632]
 ; mem128[out + 1632] = x0
-%line 2018+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3601+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1632], xmm0
 ; x0 = mem128[pa + 1648]
-%line 2019+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3602+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1648]
 ; mem128[out + 1648] = x0
-%line 2020+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3603+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1648], xmm0
 ; x0 = mem128[pa + 1664]
-%line 2021+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3604+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1664]
 ; mem128[out + 1664] = x0
-%line 2022+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3605+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1664], xmm0
 ; x0 = mem128[pa + 1680]
-%line 2023+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3606+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1680]
 ; mem128[out + 1680] = x0
-%line 2024+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3607+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1680], xmm0
 ; x0 = mem128[pa + 1696]
-%line 2025+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3608+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 1696]
 ; mem128[out + 1696] = x0
-%line 2026+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3609+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu [rdi + 1696], xmm0
 ; t0 = mem16[pa + 1712]
-%line 2027+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3610+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movzx r8d, word [r8 + 1712]
 ; mem16[out + 1712] = t0
-%line 2028+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+%line 3611+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov word [rdi + 1712], r8w
 ; leave
-%line 2029+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add rsp, 271744
+%line 3612+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	add rsp, 162496
 	pop rbx
 	ret
 .end:
@@ -6357,7 +10920,16 @@ align 64
 DW:
 	dw 0x385, 0x385, 0x385, 0x385, 0x385, 0x385, 0x385, 0x385
 align 64
+C65:
+	dw 0xf99d, 0xf99d, 0xf99d, 0xf99d, 0xf99d, 0xf99d, 0xf99d, 0xf99d
+align 64
+DW65:
+	dw 0xaefe, 0xaefe, 0xaefe, 0xaefe, 0xaefe, 0xaefe, 0xaefe, 0xaefe
+align 64
 LANE0OFF:
 	dw 0x0, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff
+align 64
+LANE0OFF32:
+	dw 0x0, 0x0, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff
 
 section .note.GNU-stack noalloc noexec nowrite progbits
