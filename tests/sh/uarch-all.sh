@@ -119,7 +119,11 @@ done
 # ---- run every target's qhasm-test (in parallel) ---------------------------
 run_of() {
   [ "$1" = amd64 ] && return 0
-  $MAKE -s --no-print-directory "cross-info-$1" | sed -n 's/^run=//p'
+  # BUILD="$B": with the caller's BUILD (an absolute path in the
+  # environment under tests/run.py) this make would remake the caller's
+  # $BUILD/gen/manifest.mk from this copy's every-model manifest, and the
+  # caller's next `make` would then ask for out/ folders that do not exist
+  $MAKE -s --no-print-directory BUILD="$B" "cross-info-$1" | sed -n 's/^run=//p'
 }
 bin_of() { if [ "$1" = amd64 ]; then echo "$B/qhasm-test"; else echo "$B/$1/qhasm-test"; fi; }
 for t in $targets; do
