@@ -165,17 +165,20 @@ class Gen:
             groups.append(D)
         return groups
 
-    def iteration(self) -> None:
-        m, t = self.m, self.t
-        cs = 64 * m                                      # bytes per copy
+    def window(self) -> None:
+        """g = the window S_N: copy N % 8 (64 m bytes each) at byte N / 8"""
         self("# the window S_N: copy N % 8 at byte N / 8")
         self("g = n")
         self("g &= 7")
-        self(f"g = g * {cs}")
+        self(f"g = g * {64 * self.m}")
         self("u = n")
         self("u >>= 3")
         self("g += u")
         self("g += zp")
+
+    def iteration(self) -> None:
+        m, t = self.m, self.t
+        self.window()
         self("# P = V * S_N")
         self.L += ["  " + x for x in multiplier(self.impl, m, "vp", 32, "g", 64, "pp", 32)]
         self("# d: the parities of P's planes (lanes 0..127) as qword masks")
@@ -433,15 +436,7 @@ class Gen512(Gen):
 
     def iteration(self) -> None:
         m, h = self.m, self.h
-        cs = 64 * m
-        self("# the window S_N: copy N % 8 at byte N / 8")
-        self("g = n")
-        self("g &= 7")
-        self(f"g = g * {cs}")
-        self("u = n")
-        self("u >>= 3")
-        self("g += u")
-        self("g += zp")
+        self.window()
         self("# P = V * S_N, the window broadcast to both halves (V: the pairs F_i, in registers)")
 
         def win(j: int) -> str:
