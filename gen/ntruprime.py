@@ -1513,20 +1513,17 @@ class Kernel:
         e("leave")
 
 
-    def mult_pairs(self, e: Q, name: str) -> None:
-        """R/q with one pmaddwd product (Isa.pairs): f reduced mod q (and
-        its evaluation inputs again at level rl), the base products, the
-        interpolation and the fold in exact 32-bit lanes (bounds in
-        pair_shape), then one reduction per output coefficient."""
+    def rq_start(self, e: Q, name: str, levels: int, regions: list[tuple[str, int]]) -> Layout:
+        """The start of the one-product R/q kernels: the layout (IN, KB, OUT,
+        then regions), the prologue, the inputs staged, g as small values,
+        the constants BV and QQ in x6 and x7, and f reduced mod q from IN
+        into A.  Returns the layout."""
         I = self.isa
-        p, L, N, S, d = self.p, self.L, self.N, self.S, self.d
+        p, L, N = self.p, self.L, self.N
         vb = I.vbytes
-        nvp = -(-p // L)
         inb = -(-2 * N // vb) * vb
         kb = -(-N // L) * L
-        cnt = 3 ** d
-        # the layout of two 16-bit products holds the 32-bit levels of one
-        lay = self.layout(2, [("IN", inb), ("KB", kb), ("OUT", 2 * nvp * L), ("W4", 8 * (S + 8)), ("T3", 24 * S)])
+        lay = self.layout(levels, [("IN", inb), ("KB", kb), ("OUT", 2 * -(-p // L) * L)] + regions)
         self.prologue(e, name, lay)
         self.stage(e, lay, "IN", "in", 2 * p, inb, True)
         self.stage(e, lay, "KB", "k", p, kb, False)
@@ -1541,6 +1538,20 @@ class Kernel:
             self.barrett(e, "x0", "x1")
             e(I.st("pb", u * vb, "x0"))
         self.vpass(e, 2 * N // vb, [("pa", vb), ("pb", vb)], red)
+        return lay
+
+    def mult_pairs(self, e: Q, name: str) -> None:
+        """R/q with one pmaddwd product (Isa.pairs): f reduced mod q (and
+        its evaluation inputs again at level rl), the base products, the
+        interpolation and the fold in exact 32-bit lanes (bounds in
+        pair_shape), then one reduction per output coefficient."""
+        I = self.isa
+        p, L, N, S, d = self.p, self.L, self.N, self.S, self.d
+        vb = I.vbytes
+        nvp = -(-p // L)
+        cnt = 3 ** d
+        # the layout of two 16-bit products holds the 32-bit levels of one
+        lay = self.rq_start(e, name, 2, [("W4", 8 * (S + 8)), ("T3", 24 * S)])
         ea, eb = [lay.off["A"]], [lay.off["B"]]
         for l in range(d):
             n = N >> l
@@ -1614,25 +1625,8 @@ class Kernel:
         p, L, N, S = self.p, self.L, self.N, self.S
         vb = I.vbytes
         nvp = -(-p // L)
-        inb = -(-2 * N // vb) * vb
-        kb = -(-N // L) * L
         cnt = 3 ** self.d
-        lay = self.layout(1, [("IN", inb), ("KB", kb), ("OUT", 2 * nvp * L),
-                              ("W32", 8 * S + 32), ("C32", 16 * (2 * S + 8))])
-        self.prologue(e, name, lay)
-        self.stage(e, lay, "IN", "in", 2 * p, inb, True)
-        self.stage(e, lay, "KB", "k", p, kb, False)
-        self.small_from_bytes(e, lay.off["KB"], lay.off["B"], N)
-        for r, cname in (("x6", "BV"), ("x7", "QQ")):
-            self.cld(e, r, cname)
-        self.addr(e, "pa", "w", lay.off["IN"])
-        self.addr(e, "pb", "w", lay.off["A"])
-
-        def red(u: int) -> None:
-            e(I.ld("x0", "pa", u * vb))
-            self.barrett(e, "x0", "x1")
-            e(I.st("pb", u * vb, "x0"))
-        self.vpass(e, 2 * N // vb, [("pa", vb), ("pb", vb)], red)
+        lay = self.rq_start(e, name, 1, [("W32", 8 * S + 32), ("C32", 16 * (2 * S + 8))])
         h = self.product(e, lay, 1)
         # coefficients past 2N - 1 only reach fold lanes >= p (not output)
         assert nvp * L + p <= 2 * N + L
