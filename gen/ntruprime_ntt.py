@@ -319,38 +319,7 @@ PQIDX = ((0, 1, 8, 9, 4, 5, 12, 13), (2, 3, 10, 11, 6, 7, 14, 15))
 def sim_transpose(rows: list[list[int]], width: int = 256) -> list[list[int]]:
     env = {f"r{i}": list(rows[i]) for i in range(16)}
     steps = transpose_steps(width)
-    n = width // 16
-    for s in steps[:-1]:
-        d, op, a, b, imm = s
-        x = env[a]
-        y = env[b] if b in env else None
-        if op == "and":
-            r = [v if (l % 2 == 0) == (b == "MLO") else 0 for l, v in enumerate(x)]
-        elif op == "shl":
-            r = [0 if l % 2 == 0 else x[l - 1] for l in range(n)]
-        elif op == "shr":
-            r = [x[l + 1] if l % 2 == 0 else 0 for l in range(n)]
-        elif op == "add16":
-            r = [wrap16(u + v) for u, v in zip(x, y)]
-        elif op in ("ulo32", "uhi32", "ulo64", "uhi64"):
-            w = 2 if "32" in op else 4        # 16-bit lanes per element
-            r = []
-            for half in range(0, n, 8):
-                xs = [x[half + i:half + i + w] for i in range(0, 8, w)]
-                ys = [y[half + i:half + i + w] for i in range(0, 8, w)]
-                h = len(xs) // 2
-                sel = range(h) if "lo" in op else range(h, 2 * h)
-                for i in sel:
-                    r += xs[i] + ys[i]
-        elif op == "perm128":
-            hs = {0: x[:8], 1: x[8:], 2: y[:8], 3: y[8:]}
-            r = hs[imm & 3] + hs[(imm >> 4) & 3]
-        elif op == "pq":
-            qs = [x[i:i + 4] for i in range(0, n, 4)] + [y[i:i + 4] for i in range(0, n, 4)]
-            r = [v for k in PQIDX[imm] for v in qs[k]]
-        else:
-            raise AssertionError(op)
-        env[d] = r
+    sim_steps(steps[:-1], env, width // 16)
     return [env[n] for n in steps[-1][1]]
 
 
@@ -431,9 +400,8 @@ def half_steps(kind: str, inverse: bool) -> tuple[list[tuple], list[str], list[s
     return st, ins, [f"e{k}" for k in range(8)]
 
 
-def sim_steps(steps: list[tuple], env: dict[str, list[int]]) -> None:
-    """run steps (transpose_steps' ops on 16 lanes, and shuf32) on env"""
-    n = 16
+def sim_steps(steps: list[tuple], env: dict[str, list[int]], n: int = 16) -> None:
+    """run steps (transpose_steps' ops, and shuf32) on env, n 16-bit lanes"""
     for d, op, a, b, imm in steps:
         x = env[a]
         y = env[b] if b in env else None
@@ -457,6 +425,9 @@ def sim_steps(steps: list[tuple], env: dict[str, list[int]]) -> None:
         elif op == "perm128":
             hs = {0: x[:8], 1: x[8:], 2: y[:8], 3: y[8:]}
             r = hs[imm & 3] + hs[(imm >> 4) & 3]
+        elif op == "pq":
+            qs = [x[i:i + 4] for i in range(0, n, 4)] + [y[i:i + 4] for i in range(0, n, 4)]
+            r = [v for k in PQIDX[imm] for v in qs[k]]
         elif op == "shuf32":
             r = []
             for half in range(0, n, 8):
